@@ -1,0 +1,15 @@
+"""The games.  Every module in this package registers one game; importing the package loads
+them all, so adding a game means adding one file here (and its notebook)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from pushluck_teach.games.base import all_games, get_game
+
+for _module in pkgutil.iter_modules(__path__):
+    if _module.name != "base":
+        importlib.import_module(f"{__name__}.{_module.name}")
+
+__all__ = ["all_games", "get_game"]

@@ -1,0 +1,345 @@
+"""What every game module provides: variants, turn models, play engines, and the registry.
+
+A game module (one file in ``games/``) defines three things and registers them with
+:func:`register`:
+
+* a **variant**: a frozen, keyword-only dataclass subclassing :class:`Variant`, holding every
+  option RULES.md lists for the game with its default, validated in ``__post_init__``;
+* a **turn model**: a :class:`TurnModel`, the rules of one turn as an explicit finite Markov
+  decision process.  States are hashable; ``actions(state)`` lists the legal actions (empty for
+  a terminal state); ``transitions(state, action)`` lists ``(weight, next_state)`` pairs with
+  positive integer weights, so that the probability of each outcome is ``weight / total weight``
+  exactly (a deterministic action has one pair of weight 1).  ``payoff(terminal)`` is the turn
+  objective of RULES.md.  The canonical actions are :data:`DRAW` and :data:`STOP`; a game may add
+  others (the ace's value in Hit List, say);
+* a **play engine**: an :class:`Engine`, the whole multi-player game with a real shuffled deck
+  driven by a seeded ``random.Random``.
+
+The generic solver in :mod:`pushluck_teach.solve.turn` serves every turn model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pushluck_teach.cards import Card
+
+DRAW = "draw"
+STOP = "stop"
+
+State = TypeVar("State", bound=Hashable)
+Number = int | Fraction
+
+
+class RulesError(ValueError):
+    """Base class for one-line errors about bad input to a game."""
+
+
+class OptionError(RulesError):
+    """An unknown option or a bad option value."""
+
+
+class PositionError(RulesError):
+    """A position that cannot arise under the rules (busted, impossible, inconsistent)."""
+
+
+class IllegalActionError(RulesError):
+    """An action that is not legal in the current state of a game."""
+
+
+# --------------------------------------------------------------------------------------------
+# Variants
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """Base class of the rule-variant dataclasses.  Subclasses are frozen and keyword-only."""
+
+    def replace(self, **changes: Any) -> Variant:
+        """A copy with some options changed (validated again)."""
+        names = {f.name for f in dataclasses.fields(self)}
+        for key in changes:
+            if key not in names:
+                raise OptionError(unknown_option_message(type(self), key))
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | Iterable[str] = ()) -> Variant:
+        """Build a variant from ``{"key": value}`` or ``["key=value", ...]`` strings.
+
+        String values are converted to the field's type (``true/false/on/off/1/0`` for booleans,
+        integers, comma lists for tuples).
+        """
+        pairs: dict[str, Any] = {}
+        if isinstance(options, Mapping):
+            pairs.update(options)
+        else:
+            for item in options:
+                key, sep, value = item.partition("=")
+                if not sep or not key.strip():
+                    raise OptionError(f"bad option {item!r}: write it as KEY=VALUE")
+                pairs[key.strip()] = value.strip()
+        hints = typing.get_type_hints(cls)
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for key, value in pairs.items():
+            if key not in fields:
+                raise OptionError(unknown_option_message(cls, key))
+            kwargs[key] = coerce_option(key, value, hints[key]) if isinstance(value, str) else value
+        return cls(**kwargs)
+
+    def options(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from the defaults."""
+        default = type(self)()
+        return {k: v for k, v in self.options().items() if getattr(default, k) != v}
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td><code>{k}</code></td><td>{v}</td></tr>" for k, v in self.options().items()
+        )
+        return f"<table><caption>{type(self).__name__}</caption>{rows}</table>"
+
+
+def unknown_option_message(cls: type, key: str) -> str:
+    names = ", ".join(f.name for f in dataclasses.fields(cls)) or "none"
+    return f"unknown option {key!r} for {getattr(cls, 'game', cls.__name__)} (options: {names})"
+
+
+_TRUE = {"true", "on", "yes", "1"}
+_FALSE = {"false", "off", "no", "0"}
+
+
+def coerce_option(key: str, text: str, hint: Any) -> Any:
+    """Convert an option's string value to ``hint`` (bool, int, str, tuple[str, ...], unions)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        errors = []
+        for arg in typing.get_args(hint):
+            if arg is type(None):
+                if text.lower() in ("none", "off", "false", ""):
+                    return None
+                continue
+            try:
+                return coerce_option(key, text, arg)
+            except OptionError as exc:
+                errors.append(str(exc))
+        raise OptionError(errors[0] if errors else f"bad value {text!r} for option {key!r}")
+    if hint is bool:
+        low = text.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise OptionError(f"bad value {text!r} for option {key!r}: expected true or false")
+    if hint is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"bad value {text!r} for option {key!r}: expected a whole number") from None
+    if hint is str:
+        return text
+    if origin is tuple:
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+    raise OptionError(f"option {key!r} cannot be set from text")
+
+
+# --------------------------------------------------------------------------------------------
+# Turn models
+
+
+class TurnModel(ABC, Generic[State]):
+    """One turn of a game as a finite MDP with enumerable, exactly weighted chance outcomes.
+
+    Subclasses must be hashable value objects (frozen dataclasses), so that solvers can be cached
+    per model.  ``start`` is the position the model was built for.
+    """
+
+    game: ClassVar[str] = ""
+
+    @property
+    @abstractmethod
+    def start(self) -> State:
+        """The position this model was built for (a decision state)."""
+
+    @abstractmethod
+    def actions(self, state: State) -> tuple[str, ...]:
+        """Legal actions; the empty tuple for a terminal state."""
+
+    @abstractmethod
+    def transitions(self, state: State, action: str) -> Sequence[tuple[int, State]]:
+        """``(weight, next_state)`` pairs with positive integer weights."""
+
+    @abstractmethod
+    def payoff(self, terminal: State) -> Number:
+        """The turn objective of a terminal state (RULES.md, "Turn objective for analysis")."""
+
+    @abstractmethod
+    def is_bust(self, terminal: State) -> bool:
+        """Whether a terminal state is a bust (the turn ended with nothing, or a botch)."""
+
+    @abstractmethod
+    def turn_total(self, state: State) -> Number:
+        """What the turn holds now: what stopping banks, or the running total where stopping is
+        not yet allowed (used by threshold policies and charts)."""
+
+    def is_forced(self, state: State) -> bool:
+        """True while a rule forces draws (a queen of hearts, say): part of the previous draw."""
+        return False
+
+    def stop_is_optimal(self, state: State) -> bool:
+        """A *proved* sufficient condition for stopping being optimal in ``state``.
+
+        The solver trusts it and does not expand the state, so each override must carry its proof
+        in its docstring.  The default proves nothing.
+        """
+        return False
+
+    def describe(self, state: State) -> str:
+        """A short human description of a state."""
+        return repr(state)
+
+    def outcome_label(self, state: State, next_state: State) -> str:
+        """A short label for the draw leading from ``state`` to ``next_state``."""
+        return self.describe(next_state)
+
+
+# --------------------------------------------------------------------------------------------
+# Engines
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """How one finished turn went: ``result`` is the turn objective of RULES.md."""
+
+    player: int
+    result: Number
+    busted: bool
+    cards: tuple[Card, ...] = ()
+    note: str = ""
+
+
+class Engine(ABC):
+    """A whole game with a real, seeded deck.
+
+    Players are numbered ``0..n-1``.  ``legal_actions()`` are the actions of ``current_player``;
+    ``act(action)`` applies one and returns the new log lines.  ``turn_records`` lists finished
+    turns; ``log`` is the readable event log.
+    """
+
+    game: ClassVar[str] = ""
+
+    def __init__(self, variant: Variant, players: int, rng: random.Random | int | None) -> None:
+        self.variant = variant
+        self.players = players
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self.log: list[str] = []
+        self.turn_records: list[TurnRecord] = []
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[str, ...]: ...
+
+    @abstractmethod
+    def act(self, action: str) -> list[str]: ...
+
+    @abstractmethod
+    def scores(self) -> tuple[Number, ...]: ...
+
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """The winning players once the game is over (several on a shared win)."""
+
+    @abstractmethod
+    def turn_position(self) -> tuple[TurnModel[Any], Any]:
+        """The current turn as ``(model, state)``, from what the player to move knows.
+
+        The model's action names equal the engine's for every action the model covers.
+        """
+
+    def _say(self, line: str, out: list[str]) -> None:
+        self.log.append(line)
+        out.append(line)
+
+
+# --------------------------------------------------------------------------------------------
+# Registry
+
+
+PositionFactory = Callable[..., tuple[TurnModel[Any], Any]]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the CLI, solver, simulator and UI need to know about one game.
+
+    ``position(variant, drawn=..., removed=..., allies=..., ace_values=..., round=...)`` builds a
+    turn model and its start state from what is known, raising :class:`RulesError` (or
+    :class:`~pushluck_teach.cards.CardError`) on bad input.
+    """
+
+    name: str
+    title: str
+    variant_cls: type[Variant]
+    engine_cls: type[Engine]
+    position: PositionFactory
+    min_players: int
+    max_players: int
+    presets: Mapping[str, Variant] = field(default_factory=dict)
+    blurb: str = ""
+
+    def variant(self, options: Mapping[str, Any] | Iterable[str] = ()) -> Variant:
+        return self.variant_cls.from_options(options)
+
+    def new_engine(self, variant: Variant | None = None, *, players: int = 2,
+                   seed: int | random.Random | None = 0) -> Engine:
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} takes {self.min_players}-{self.max_players} players, not {players}"
+            )
+        return self.engine_cls(variant or self.variant_cls(), players, seed)
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    from pushluck_teach import games  # noqa: F401  (importing the package registers the games)
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise RulesError(f"unknown game {name!r} (games: {known})") from None
+
+
+def all_games() -> tuple[GameSpec, ...]:
+    from pushluck_teach import games  # noqa: F401
+
+    return tuple(_REGISTRY[k] for k in sorted(_REGISTRY))

@@ -1,0 +1,233 @@
+r"""Pig: the dice game of probability classes, solved exactly by Neller and Presser (2004).
+
+Rules (RULES.md, "Pig"): on your turn roll a die with ``die_sides`` faces as often as you like;
+a 1 loses the turn total and ends the turn, any other face adds to it; hold to bank the turn
+total.  The first player whose score reaches ``target`` on holding wins at once.  A turn starts
+with a roll: holding needs at least one roll (holding with nothing banks nothing and only passes
+the turn).
+
+Turn model.  State ``("turn", t)`` with turn total ``t``; terminal ``("end", t, busted)``.  The
+turn objective is the points banked this turn.  Rolling from ``t`` gives ``t + k`` for each face
+``k ≥ 2`` and a bust on 1, each with weight 1 of ``die_sides``.
+
+Pruning (proved).  Let ``S = 2 + 3 + … + die_sides``.  One more roll from total ``t`` changes
+the expected result by ``(S - t) / die_sides``, which is ``≤ 0`` exactly when ``t ≥ S`` (20 for
+a six-sided die).  Totals only grow during a turn, so once ``t ≥ S`` every later state also has
+``t ≥ S``: the result process is a supermartingale from there under any policy, and by optional
+stopping no policy beats holding now.  Hence :meth:`PigTurnModel.stop_is_optimal` at ``t ≥ S``,
+and the turn's state space is finite.  (This is "hold at 20" for a six-sided die.)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    Engine,
+    GameSpec,
+    IllegalActionError,
+    OptionError,
+    PositionError,
+    TurnModel,
+    TurnRecord,
+    Variant,
+    register,
+)
+
+GAME = "pig"
+PigState = tuple[Any, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PigVariant(Variant):
+    """Pig's options: the score to reach and the number of faces on the die."""
+
+    game = GAME
+    target: int = 100
+    die_sides: int = 6
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.target, int) or self.target < 1:
+            raise OptionError(f"option 'target' must be a positive whole number, not {self.target!r}")
+        if not isinstance(self.die_sides, int) or self.die_sides < 2:
+            raise OptionError(
+                f"option 'die_sides' must be a whole number of at least 2, not {self.die_sides!r}"
+            )
+
+    @property
+    def hold_threshold(self) -> int:
+        """``S = 2 + … + die_sides``: from here on holding is optimal for the turn's points."""
+        return self.die_sides * (self.die_sides + 1) // 2 - 1
+
+
+@dataclass(frozen=True)
+class PigTurnModel(TurnModel[PigState]):
+    """One Pig turn from turn total ``turn_total_start``."""
+
+    game = GAME
+    variant: PigVariant
+    turn_total_start: int = 0
+
+    @property
+    def start(self) -> PigState:
+        return ("turn", self.turn_total_start)
+
+    def actions(self, state: PigState) -> tuple[str, ...]:
+        if state[0] == "end":
+            return ()
+        return (DRAW, STOP) if state[1] > 0 else (DRAW,)
+
+    def transitions(self, state: PigState, action: str) -> list[tuple[int, PigState]]:
+        total = state[1]
+        if action == STOP:
+            return [(1, ("end", total, False))]
+        if action != DRAW:
+            raise IllegalActionError(f"unknown Pig action {action!r}")
+        outcomes: list[tuple[int, PigState]] = [(1, ("end", 0, True))]
+        outcomes.extend((1, ("turn", total + face)) for face in range(2, self.variant.die_sides + 1))
+        return outcomes
+
+    def payoff(self, terminal: PigState) -> int:
+        return terminal[1]
+
+    def is_bust(self, terminal: PigState) -> bool:
+        return bool(terminal[2])
+
+    def turn_total(self, state: PigState) -> int:
+        return state[1]
+
+    def stop_is_optimal(self, state: PigState) -> bool:
+        """Proved in the module docstring: holding is optimal once ``t ≥ S``."""
+        return state[1] >= self.variant.hold_threshold
+
+    def describe(self, state: PigState) -> str:
+        if state[0] == "end":
+            return "rolled a 1: turn lost" if state[2] else f"held {state[1]}"
+        return f"turn total {state[1]}"
+
+    def outcome_label(self, state: PigState, next_state: PigState) -> str:
+        if next_state[0] == "end":
+            return "1 (bust)"
+        return str(next_state[1] - state[1])
+
+
+def parse_rolls(text: str | None, die_sides: int) -> tuple[int, ...]:
+    """Parse Pig rolls such as ``"3 5 6"``; a 1 (a bust) or a face off the die is an error."""
+    if not text:
+        return ()
+    rolls = []
+    for token in text.replace(",", " ").split():
+        if not token.isdigit() or not 1 <= int(token) <= die_sides:
+            raise PositionError(f"bad roll {token!r}: a roll is a whole number 1-{die_sides}")
+        if int(token) == 1:
+            raise PositionError("roll 1 busts the turn: the position is already over")
+        rolls.append(int(token))
+    return tuple(rolls)
+
+
+def pig_position(variant: PigVariant, *, drawn: str | None = None, removed: str | None = None,
+                 allies: int | None = None, ace_values: str | None = None,
+                 round: int | None = None) -> tuple[PigTurnModel, PigState]:
+    """Pig's position: ``drawn`` holds this turn's rolls (``"3 5 6"``); cards do not apply."""
+    for name, value in (("--removed", removed), ("--allies", allies),
+                        ("--ace-values", ace_values), ("--round", round)):
+        if value:
+            raise PositionError(f"{name} does not apply to pig (it uses a die, not cards)")
+    rolls = parse_rolls(drawn, variant.die_sides)
+    model = PigTurnModel(variant, sum(rolls))
+    return model, model.start
+
+
+class PigEngine(Engine):
+    """A game of Pig for 1-8 players: first to ``target`` on holding wins at once."""
+
+    game = GAME
+
+    def __init__(self, variant: PigVariant, players: int, rng: random.Random | int | None) -> None:
+        super().__init__(variant, players, rng)
+        self.variant: PigVariant = variant
+        self._scores = [0] * players
+        self._player = 0
+        self.turn_total = 0
+        self.rolls: list[int] = []
+        self.turns_taken = [0] * players
+        self._winner: int | None = None
+
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    def legal_actions(self) -> tuple[str, ...]:
+        if self.is_over:
+            return ()
+        return (DRAW, STOP) if self.rolls else (DRAW,)
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._scores)
+
+    def winners(self) -> tuple[int, ...]:
+        return () if self._winner is None else (self._winner,)
+
+    def act(self, action: str) -> list[str]:
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"{action!r} is not legal now (legal: {', '.join(self.legal_actions()) or 'none'})"
+            )
+        out: list[str] = []
+        player = self._player
+        if action == DRAW:
+            roll = self.rng.randint(1, self.variant.die_sides)
+            if roll == 1:
+                self._say(f"Player {player + 1} rolls 1 and loses {self.turn_total}.", out)
+                self._end_turn(0, True)
+            else:
+                self.rolls.append(roll)
+                self.turn_total += roll
+                self._say(f"Player {player + 1} rolls {roll}: turn total {self.turn_total}.", out)
+            return out
+        banked = self.turn_total
+        self._scores[player] += banked
+        self._say(f"Player {player + 1} holds {banked}: score {self._scores[player]}.", out)
+        self._end_turn(banked, False)
+        if self._scores[player] >= self.variant.target:
+            self._winner = player
+            self._say(f"Player {player + 1} reaches {self.variant.target} and wins.", out)
+        return out
+
+    def _end_turn(self, result: int, busted: bool) -> None:
+        player = self._player
+        self.turn_records.append(TurnRecord(player, result, busted, note=str(self.rolls)))
+        self.turns_taken[player] += 1
+        self.turn_total = 0
+        self.rolls = []
+        if not (not busted and self._scores[player] >= self.variant.target):
+            self._player = (player + 1) % self.players
+
+    def turn_position(self) -> tuple[PigTurnModel, PigState]:
+        model = PigTurnModel(self.variant, 0)
+        return model, ("turn", self.turn_total)
+
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Pig",
+    variant_cls=PigVariant,
+    engine_cls=PigEngine,
+    position=pig_position,
+    min_players=1,
+    max_players=8,
+    presets={
+        "standard": PigVariant(),
+        "piglet": PigVariant(target=2, die_sides=2),
+        "short": PigVariant(target=50),
+    },
+    blurb="Roll a die; a 1 loses the turn. The classic solved by Neller and Presser.",
+))
