@@ -106,7 +106,9 @@ def parse_card(token: str) -> Card:
     if rank == "10":
         rank = "T"
     if rank not in RANKS:
-        raise CardError(f"bad card {raw!r}: unknown rank {text[:-1]!r} (use A 2-9 T/10 J Q K or JK)")
+        raise CardError(
+            f"bad card {raw!r}: unknown rank {text[:-1]!r} (use A 2-9 T/10 J Q K or JK)"
+        )
     if suit not in SUITS:
         raise CardError(f"bad card {raw!r}: unknown suit {suit_char!r} (use s h d c or ♠ ♥ ♦ ♣)")
     return Card(rank, suit)
@@ -168,14 +170,15 @@ class Deck:
 
     def remove(self, cards: Iterable[Card], *, what: str = "deck") -> Deck:
         """The deck without ``cards``; an error names the first card it cannot remove."""
-        counts = Counter(dict(self._counts))
+        held = dict(self._counts)
+        counts = Counter(held)
         for card in cards:
             if counts[card] <= 0:
-                if card not in dict(self._counts):
+                if card not in held:
                     raise CardError(f"card {card.code} is not in this game's {what}")
+                copies = "1 copy" if held[card] == 1 else f"{held[card]} copies"
                 raise CardError(
-                    f"card {card.code} appears more often than the {what} holds it "
-                    f"({dict(self._counts)[card]} cop{'y' if dict(self._counts)[card] == 1 else 'ies'})"
+                    f"card {card.code} appears more often than the {what} holds it ({copies})"
                 )
             counts[card] -= 1
         return Deck(counts.elements())

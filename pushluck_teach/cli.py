@@ -8,6 +8,7 @@ position.  Bad input exits with status 2 and one line on stderr.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from pushluck_teach.cards import CardError
-from pushluck_teach.games.base import RulesError, all_games, get_game
+from pushluck_teach.games.base import GameSpec, RulesError, all_games, get_game
 from pushluck_teach.solve.turn import TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
@@ -35,13 +36,30 @@ def fraction_text(value: Fraction | None) -> str | None:
     return None if value is None else f"{value.numerator}/{value.denominator}"
 
 
+POSITION_FLAGS = {
+    "drawn": "--drawn", "removed": "--removed", "allies": "--allies",
+    "ace_values": "--ace-values", "round": "--round", "relic": "--relic",
+}
+
+
+def position_arguments(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """The position flags given, checked against what the game's position factory takes."""
+    accepted = inspect.signature(spec.position).parameters
+    kwargs: dict[str, Any] = {}
+    for name, flag in POSITION_FLAGS.items():
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in accepted:
+            raise CliError(f"{flag} does not apply to {spec.name}")
+        kwargs[name] = value
+    return kwargs
+
+
 def odds_command(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     variant = spec.variant(args.option or [])
-    model, state = spec.position(
-        variant, drawn=args.drawn, removed=args.removed, allies=args.allies,
-        ace_values=args.ace_values, round=args.round,
-    )
+    model, state = spec.position(variant, **position_arguments(spec, args))
     analysis = TurnSolver(model, exact=True).analyse(state)
     exact = {name: getattr(analysis, name) for name in ODDS_FIELDS}
     if args.json:
@@ -88,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--allies", type=int, help="Lands Uncharted: allies held from earlier turns")
     odds.add_argument("--ace-values", help="Hit List: value chosen for each ace drawn (11,1)")
     odds.add_argument("--round", type=int, help="Incan Gold: the round, 1-5")
+    odds.add_argument("--relic", help="Captain Seven with relics: the relic held (A, J, Q or K)")
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
     odds.add_argument("--json", action="store_true", help="print one JSON object")

@@ -150,7 +150,9 @@ def coerce_option(key: str, text: str, hint: Any) -> Any:
         try:
             return int(text)
         except ValueError:
-            raise OptionError(f"bad value {text!r} for option {key!r}: expected a whole number") from None
+            raise OptionError(
+                f"bad value {text!r} for option {key!r}: expected a whole number"
+            ) from None
     if hint is str:
         return text
     if origin is tuple:
@@ -233,6 +235,27 @@ class TurnRecord:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class TableView:
+    """What a table shows of a game in progress, for any player to see (used by the UI).
+
+    ``turn_cards`` are the cards of the current turn in the order drawn (for Incan Gold: the
+    cards flipped this round; for Pig: empty, with the rolls in ``turn_lines``).  ``turn_lines``
+    and ``player_lines`` are short texts (allies held, relics, gems carried, hits, botches...).
+    """
+
+    scores: tuple[Number, ...]
+    current_player: int
+    turn_cards: tuple[Card, ...] = ()
+    turn_total: Number = 0
+    turn_lines: tuple[str, ...] = ()
+    player_lines: tuple[tuple[str, ...], ...] = ()
+    draw_pile: int | None = None
+    discard_pile: int | None = None
+    round_text: str = ""
+    finished_text: str = ""
+
+
 class Engine(ABC):
     """A whole game with a real, seeded deck.
 
@@ -277,6 +300,14 @@ class Engine(ABC):
 
         The model's action names equal the engine's for every action the model covers.
         """
+
+    @abstractmethod
+    def view(self) -> TableView:
+        """What the table shows now (scores, this turn's cards, allies, pile sizes...)."""
+
+    def action_label(self, action: str) -> str:
+        """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
+        return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
 
     def _say(self, line: str, out: list[str]) -> None:
         self.log.append(line)

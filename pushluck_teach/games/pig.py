@@ -32,6 +32,7 @@ from pushluck_teach.games.base import (
     IllegalActionError,
     OptionError,
     PositionError,
+    TableView,
     TurnModel,
     TurnRecord,
     Variant,
@@ -52,7 +53,9 @@ class PigVariant(Variant):
 
     def __post_init__(self) -> None:
         if not isinstance(self.target, int) or self.target < 1:
-            raise OptionError(f"option 'target' must be a positive whole number, not {self.target!r}")
+            raise OptionError(
+                f"option 'target' must be a positive whole number, not {self.target!r}"
+            )
         if not isinstance(self.die_sides, int) or self.die_sides < 2:
             raise OptionError(
                 f"option 'die_sides' must be a whole number of at least 2, not {self.die_sides!r}"
@@ -88,7 +91,8 @@ class PigTurnModel(TurnModel[PigState]):
         if action != DRAW:
             raise IllegalActionError(f"unknown Pig action {action!r}")
         outcomes: list[tuple[int, PigState]] = [(1, ("end", 0, True))]
-        outcomes.extend((1, ("turn", total + face)) for face in range(2, self.variant.die_sides + 1))
+        faces = range(2, self.variant.die_sides + 1)
+        outcomes.extend((1, ("turn", total + face)) for face in faces)
         return outcomes
 
     def payoff(self, terminal: PigState) -> int:
@@ -129,14 +133,9 @@ def parse_rolls(text: str | None, die_sides: int) -> tuple[int, ...]:
     return tuple(rolls)
 
 
-def pig_position(variant: PigVariant, *, drawn: str | None = None, removed: str | None = None,
-                 allies: int | None = None, ace_values: str | None = None,
-                 round: int | None = None) -> tuple[PigTurnModel, PigState]:
+def pig_position(variant: PigVariant, *, drawn: str | None = None
+                 ) -> tuple[PigTurnModel, PigState]:
     """Pig's position: ``drawn`` holds this turn's rolls (``"3 5 6"``); cards do not apply."""
-    for name, value in (("--removed", removed), ("--allies", allies),
-                        ("--ace-values", ace_values), ("--round", round)):
-        if value:
-            raise PositionError(f"{name} does not apply to pig (it uses a die, not cards)")
     rolls = parse_rolls(drawn, variant.die_sides)
     model = PigTurnModel(variant, sum(rolls))
     return model, model.start
@@ -210,6 +209,24 @@ class PigEngine(Engine):
         self.rolls = []
         if not (not busted and self._scores[player] >= self.variant.target):
             self._player = (player + 1) % self.players
+
+    def view(self) -> TableView:
+        rolls = " ".join(map(str, self.rolls)) or "none yet"
+        finished = ""
+        if self._winner is not None:
+            finished = f"Player {self._winner + 1} wins with {self._scores[self._winner]}."
+        return TableView(
+            scores=self.scores(),
+            current_player=self._player,
+            turn_total=self.turn_total,
+            turn_lines=(f"Rolls this turn: {rolls}",),
+            player_lines=tuple((f"{n} turns",) for n in self.turns_taken),
+            round_text=f"First to {self.variant.target} wins",
+            finished_text=finished,
+        )
+
+    def action_label(self, action: str) -> str:
+        return {DRAW: "Roll", STOP: "Hold"}.get(action, action)
 
     def turn_position(self) -> tuple[PigTurnModel, PigState]:
         model = PigTurnModel(self.variant, 0)
