@@ -305,6 +305,13 @@ class Engine(ABC):
     def view(self) -> TableView:
         """What the table shows now (scores, this turn's cards, allies, pile sizes...)."""
 
+    def position_flags(self) -> dict[str, str]:
+        """The current position as ``pushluck odds`` flags (``{"drawn": "5h 9s", ...}``), so a
+        learner can check any number on the page from a shell.  Games whose turn depends on more
+        than this turn's cards (a discard pile, allies, a round) override it."""
+        cards = self.view().turn_cards
+        return {"drawn": " ".join(card.code for card in cards)} if cards else {}
+
     def action_label(self, action: str) -> str:
         """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
         return {DRAW: "Draw", STOP: "Stop"}.get(action, action)

@@ -228,6 +228,9 @@ class PigEngine(Engine):
     def action_label(self, action: str) -> str:
         return {DRAW: "Roll", STOP: "Hold"}.get(action, action)
 
+    def position_flags(self) -> dict[str, str]:
+        return {"drawn": " ".join(map(str, self.rolls))} if self.rolls else {}
+
     def turn_position(self) -> tuple[PigTurnModel, PigState]:
         model = PigTurnModel(self.variant, 0)
         return model, ("turn", self.turn_total)
