@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run the whole test suite from a fresh clone: creates .venv, installs the package with its test
+# extra, then runs ruff and pytest (unit, property, simulation, notebook and browser tests).
+# Extra arguments go to pytest, e.g.  scripts/test.sh -m "not slow and not browser"  for a quick run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.pushluck-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e '.[test]'
+    touch "$stamp"
+fi
+echo "== ruff"
+.venv/bin/ruff check .
+echo "== pytest"
+.venv/bin/python -m pytest "$@"
