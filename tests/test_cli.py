@@ -1,0 +1,76 @@
+"""The `pushluck` command: its JSON contract and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pushluck_teach.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_odds_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "odds", "pig", "--drawn", "4 6", "--json", "--exact")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    for key in ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal", "best_action"):
+        assert key in data
+    assert data["p_bust_next_exact"] == "1/6"
+    assert data["ev_stop"] == 10.0 and data["ev_stop_exact"] == "10/1"
+    assert data["best_action"] == "draw"
+
+
+def test_odds_json_stop_is_null_before_anything_is_drawn(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    code, out, _ = run(capsys, "odds", "pig", "--json")
+    assert code == 0 and json.loads(out)["ev_stop"] is None
+
+
+def test_odds_table_shows_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "pig", "--drawn", "6 6 6 2")
+    assert code == 0
+    assert "1/6" in out and "Best action" in out and "stop" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["odds", "nosuchgame"], "unknown game 'nosuchgame'"),
+        (["odds", "pig", "--drawn", "1"], "roll 1 busts"),
+        (["odds", "pig", "--drawn", "9"], "bad roll '9'"),
+        (["odds", "pig", "--option", "colour=red"], "unknown option 'colour'"),
+        (["odds", "pig", "--option", "target"], "KEY=VALUE"),
+        (["odds", "pig", "--option", "die_sides=one"], "die_sides"),
+        (["odds", "pig", "--allies", "2"], "--allies does not apply to pig"),
+        (["odds", "pig", "--allies", "two"], "--allies"),
+        (["odds"], "game"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                          message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_games_lists_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and "pig" in out and "die_sides" in out
+
+
+def test_console_script_runs_as_a_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pushluck_teach.cli", "odds", "pig", "--drawn", "5", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    assert json.loads(result.stdout)["ev_stop"] == 5.0
