@@ -2,7 +2,10 @@
 
 ``pushluck odds GAME [--drawn CARDS] [--removed CARDS] [--allies N] [--ace-values 11,1]
 [--round K] [--option KEY=VALUE ...] [--exact] [--json]`` prints the exact analysis of one
-position.  Bad input exits with status 2 and one line on stderr.
+position.  ``pushluck solve GAME [--target N] [--players N] [--policy NAME[:ARG] ...]
+[--option KEY=VALUE ...] [--exact] [--json]`` prints the exact whole-game answer (the first
+player's chance to win, or the turns to reach the target alone).  Bad input exits with status 2
+and one line on stderr.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ def fraction_text(value: Fraction | None) -> str | None:
 POSITION_FLAGS = {
     "drawn": "--drawn", "removed": "--removed", "allies": "--allies",
     "ace_values": "--ace-values", "round": "--round", "relic": "--relic",
+    "hits": "--hits",
 }
 
 
@@ -88,6 +92,39 @@ def odds_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def solve_command(args: argparse.Namespace) -> int:
+    """``pushluck solve GAME``: the whole game (win probabilities, or turns to the goal)."""
+    from pushluck_teach.solve.whole_game import solver_for
+
+    spec = get_game(args.game)
+    solver = solver_for(spec.name)
+    options = list(args.option or [])
+    if args.target is not None:
+        for item in options:
+            key, _, value = item.partition("=")
+            if key.strip() == "target" and value.strip() != str(args.target):
+                raise CliError(f"--target {args.target} contradicts --option {item}")
+        options.append(f"target={args.target}")
+    variant = spec.variant(options)
+    if not spec.min_players <= args.players <= spec.max_players:
+        raise CliError(f"{spec.name} takes {spec.min_players}-{spec.max_players} players, "
+                       f"not {args.players}")
+    report = solver.report(variant, args.players, list(args.policy or []), exact=args.exact)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    rules = ", ".join(f"{k}={v}" for k, v in variant.options().items())
+    print(f"{spec.title}, whole game: {rules}")
+    for key, value in report.items():
+        if key in ("game", "variant") or isinstance(value, dict):
+            continue
+        shown = f"{value:.6f}" if isinstance(value, float) and abs(value) >= 1e-3 else value
+        if isinstance(value, list):
+            shown = " vs ".join(map(str, value))
+        print(f"  {key:<20} {shown}")
+    return 0
+
+
 def games_command(args: argparse.Namespace) -> int:
     for spec in all_games():
         print(f"{spec.name:<16} {spec.title}: {spec.blurb}")
@@ -106,11 +143,25 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--allies", type=int, help="Lands Uncharted: allies held from earlier turns")
     odds.add_argument("--ace-values", help="Hit List: value chosen for each ace drawn (11,1)")
     odds.add_argument("--round", type=int, help="Incan Gold: the round, 1-5")
+    odds.add_argument("--hits", type=int,
+                      help="Hit List: hits completed before this job (for one_last_job)")
     odds.add_argument("--relic", help="Captain Seven with relics: the relic held (A, J, Q or K)")
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.set_defaults(handler=odds_command)
+
+    solve = sub.add_parser("solve", help="the whole game: chance to win, or turns to the goal")
+    solve.add_argument("game", help="a game with a whole-game solver (pig)")
+    solve.add_argument("--target", type=int, help="the score to reach (the target option)")
+    solve.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
+                       help="one per player, in seat order: optimal, hold:20, keep-pace, ...")
+    solve.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
+    solve.add_argument("--exact", action="store_true",
+                       help="add exact fractions (small targets only)")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.set_defaults(handler=solve_command)
 
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(handler=games_command)

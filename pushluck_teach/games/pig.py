@@ -246,7 +246,7 @@ SPEC = register(GameSpec(
     max_players=8,
     presets={
         "standard": PigVariant(),
-        "piglet": PigVariant(target=2, die_sides=2),
+        "piglet": PigVariant(target=4, die_sides=2),  # a coin: heads scores 2 here, so 4 = 2 heads
         "short": PigVariant(target=50),
     },
     blurb="Roll a die; a 1 loses the turn. The classic solved by Neller and Presser.",
