@@ -1,0 +1,1001 @@
+r"""Captain Seven's Doubloons: draw cards, stash the total, and never let it end in 7.
+
+Rules (RULES.md, "Captain Seven's Doubloons"; seed 002).  A 54-card deck with both jokers;
+values A 1, 2-10 their rank, J Q K 10.  A turn: draw a card.  The first card of a turn never
+catches you (a first 7 counts 7, a first joker 0).  After it you are *caught* when you draw a 7
+or a joker, or when the turn total ends in 7 (7, 17, 27, ...).  After each draw that did not
+catch you: *stash* (``stop``: the turn total joins your stash) or draw again.  Caught: the turn
+total is lost.  Every card drawn is shuffled back when the turn ends, so each turn starts from
+the full deck.  A stash of ``target`` (default 100) or more triggers the final round: every
+player whose stash is below the target gets one more turn; the highest stash wins and equal
+stashes share the win.  1 player is a solo practice mode.
+
+Options.  ``target`` (any positive whole number; 75/100/150/200/1000 are the sheet's lengths,
+presets ``short``/``standard``/``long``/``marathon``/``atlantic``).  ``secret_stash``:
+:meth:`CaptainSevenEngine.view` hides the other players' stashes (``None``) until someone
+reaches the target (the log then omits stash totals too).  ``relics``: when you stash you may
+keep one of the turn's A, J, Q or K as your relic (engine action ``keep:<card>``; at most one,
+a new one replaces the old).  Readings of the relic rules where RULES.md is silent:
+
+* a relic is the physical card: it is out of the deck while held (and for the rest of the turn
+  in which it is spent); the turn model takes them through ``relic`` and ``removed``;
+* **ace**: used automatically when you are caught (the engine only when it saves at least one
+  doubloon); ``floor(lost / 3)`` goes to the stash, where the lost total includes the catching
+  card (a 7 counts 7, a joker 0; a total ending in 7 counts as it stands);
+* **jack** (``relic:jack``): after any draw, even a catching one, discard that card (it stays
+  out for the rest of the turn), take back its value, and draw again; a discarded first card is
+  replaced by a new first card (which cannot catch you);
+* **queen** (``relic:queen``, or ``no-queen``): right after a draw that did not catch you (and
+  before drawing or stashing) you decide whether to add the value of the card just drawn once
+  more; the doubled total is checked again: a total ending in 7 catches
+  you (a doubled first card never does, its double is even);
+* **king** (``king``): it never acts in its holder's own turn, so the turn model ignores it.
+  In the engine, after an opponent's draw that did not catch them, each king holder in turn
+  order may ``king`` (the card goes back into the deck, which is reshuffled, and the drawer
+  draws again) or ``pass``; a catching card is never offered (throwing it back only helps the
+  drawer).  Bots always pass, and bots never keep relics (``stop`` stashes without keeping).
+
+Turn model (:class:`CaptainSevenTurnModel`).  Objective: doubloons stashed this turn (RULES.md);
+with the ace, a caught turn still stashes a third.  Suits never matter and 10/J/Q/K all count 10,
+so a state is the number of cards out of the deck per value class ``1 2 3 4 5 6 8 9 10 7 joker``
+(this turn's cards, discarded cards and relics held) together with the turn total, whether a
+counting card has been drawn yet (the first card cannot catch), and, only while a jack or queen
+relic is unspent, the value of the card just drawn and a "caught, jack still in hand" flag.
+With an unspent queen a draw leads first to a small choice state (``no-queen`` or
+``relic:queen``, nothing else) and then to the usual draw-or-stash state; splitting the choice
+this way is the same game, and it lets the proved stopping rule below prune the second state.
+(The A/J/Q/K identity of a 10 matters only for which relic one keeps at the end, which does not
+change this turn's result, so 10/J/Q/K stay one class even with relics.)  States are ints (bit
+fields, :func:`encode_state`); terminal states are negative: ``-(2p+1)`` stashed ``p``,
+``-(2p+2)`` caught with ``p`` saved.  From the turn start without relics the solver visits
+361,864 states (163,804 of them expanded, the rest proved stops), against billions of
+card-by-card sequences; an unspent ace relic needs about 1.1 million.  Relics that are free to
+use keep drawing worthwhile much longer: with an unspent queen drawing pays up to totals near
+78, with an unspent jack near 200, so those turns are only quick to solve from deep positions
+(a jack at total 120: about a million states).
+
+Pruning (proved; :meth:`CaptainSevenTurnModel.stop_is_optimal`).  In a state with total ``t``
+let the deck hold ``n`` cards, ``c`` of them 7s and jokers, and let ``pool`` be the value sum of
+the others.  *No relic (or a king, or a spent relic).*  One more draw changes the expected
+result by ``(Σ_safe (t+v) − n·t)/n ≤ (pool − c·t)/n``, because the safe cards are among the
+``n − c`` others and a catch pays 0.  So a draw cannot gain when ``pool ≤ c·t``.  That set is
+closed under non-catching draws: ``pool − v ≤ c·t − v ≤ c·(t+v)``.  From such a state the
+result is a supermartingale under any policy, so by optional stopping (the turn is finite) no
+policy beats stopping now: stop is optimal.  *Ace unspent.*  A catch now pays at most a third
+of ``t+v`` (``t+7`` for a 7, ``t`` for a joker), so a draw changes the mean by at most
+``(pool − c·t + (c·t + 7·c₇)/3)/n``: stop when ``3·pool + 7·c₇ ≤ 2·c·t`` (``c₇`` the 7s in
+the deck), a set closed in the same way.  *Queen unspent*, in a draw-or-stash state (the
+queen can no longer double a card already passed): let ``D`` be the face value drawn from here
+on; the queen adds at most one card, so every result is at most
+``Z = t + 2·D`` (0 when caught); one draw changes ``E[Z]`` by at most ``(2·pool_now − c·Z)/n``
+and ``2·(pool − D) ≤ c·(t + 2·D)`` whenever ``2·pool ≤ c·t``: ``Z`` is a supermartingale and
+stop is optimal.  *Jack unspent*: if ``pool ≤ (c−1)·(t−10)`` every state the jack can lead to
+(a redraw after discarding a catching card, or a card worth at most 10) satisfies the no-relic
+condition, so after the jack the result is worth at most the redraw's mean
+``≤ ((n−c)·t + pool)/(n−1)``; hence one draw is worth at most ``((n−c)·t + pool)(n−1+c) /
+(n(n−1))``, which is ``≤ t`` iff ``(c·t − pool)(n−1+c) ≥ c·n·t``.  Both conditions survive a
+non-catching draw (``c·t − pool`` grows by ``(c+1)·v``; the difference of the two sides grows
+by at least ``pool + v·(c² + n − 2) ≥ 0``), so the same supermartingale argument applies.
+A jack is free insurance for this objective, so it keeps drawing worthwhile to totals near 200:
+with a jack in hand only deep positions are quick to solve.
+
+Whole-game use (issue 4): :func:`turn_outcome_distribution` gives the exact distribution of the
+doubloons stashed in one turn under a policy; :func:`threshold_outcome_distributions` gives it
+for many "stop once the total reaches T" rules in one pass: a state ``s`` with total ``t(s)`` is
+reached under threshold ``T`` with its unrestricted reach probability ``p(s)`` whenever every
+earlier total is below ``T``, i.e. whenever ``T > t(parent)``, because totals strictly increase
+after the first card.  So ``P_T(result = x) = Σ_{edges u→s, t(s) = x ≥ T, t(u) < T} p(u)·P(u→s)``
+(edges from the turn start count for every ``T``), and the rest of the mass is what caught turns
+save (0 without the ace).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from pushluck_teach.cards import (
+    JOKER_RANK,
+    Card,
+    Deck,
+    parse_card,
+    parse_cards,
+    standard_cards,
+)
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    Engine,
+    GameSpec,
+    IllegalActionError,
+    OptionError,
+    PositionError,
+    TableView,
+    TurnModel,
+    TurnRecord,
+    Variant,
+    register,
+)
+
+try:  # gmpy2's rationals are much faster than fractions.Fraction
+    from gmpy2 import mpq as _rational
+except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
+    _rational = Fraction
+
+GAME = "captain-seven"
+SHEET_TARGETS = (75, 100, 150, 200, 1000)
+
+JACK = "relic:jack"
+QUEEN = "relic:queen"
+CAUGHT = "caught"
+NO_QUEEN = "no-queen"
+KING = "king"
+PASS = "pass"
+KEEP = "keep:"
+
+# ---- value classes and the state encoding ----------------------------------------------------
+# Classes 0-8: non-catching values 1 2 3 4 5 6 8 9 10 (10 holds 10/J/Q/K); 9: sevens; 10: jokers.
+CLASS_VALUES = (1, 2, 3, 4, 5, 6, 8, 9, 10, 7, 0)
+CLASS_CAPS = (4, 4, 4, 4, 4, 4, 4, 4, 16, 4, 2)
+CLASS_LABELS = ("A", "2", "3", "4", "5", "6", "8", "9", "10/J/Q/K", "7", "joker")
+SEVEN, JOKER_CLASS, TEN = 9, 10, 8
+_SHIFTS = (0, 3, 6, 9, 12, 15, 18, 21, 24, 29, 32)
+_MASKS = (7, 7, 7, 7, 7, 7, 7, 7, 31, 7, 3)
+STARTED = 1 << 34
+_RELIC_SHIFT = 35
+HAS_LAST = 1 << 37
+LAST_FIRST = 1 << 38
+_LAST_SHIFT = 39
+PENDING = 1 << 43
+_OUTV_SHIFT = 44
+_TOTAL_SHIFT = 53
+_LAST_BITS = HAS_LAST | LAST_FIRST | (15 << _LAST_SHIFT)
+_RELIC_BITS = 3 << _RELIC_SHIFT
+FULL_POOL = sum(v * k for v, k in zip(CLASS_VALUES[:9], CLASS_CAPS[:9], strict=True))  # 312
+DECK_SIZE = 54
+_ALL_CARDS = standard_cards(jokers=2)
+# Per class: (class, shift, mask, cap, value, the state increment of drawing it).
+_STEPS = tuple(
+    (c, _SHIFTS[c], _MASKS[c], CLASS_CAPS[c], CLASS_VALUES[c],
+     (1 << _SHIFTS[c]) + (CLASS_VALUES[c] << _TOTAL_SHIFT)
+     + ((CLASS_VALUES[c] << _OUTV_SHIFT) if c < SEVEN else 0))
+    for c in range(11)
+)
+
+RELIC_NONE, RELIC_ACE, RELIC_JACK, RELIC_QUEEN = 0, 1, 2, 3
+_RELIC_CODES = {None: RELIC_NONE, "K": RELIC_NONE, "A": RELIC_ACE, "J": RELIC_JACK,
+                "Q": RELIC_QUEEN}
+_RELIC_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+RELIC_RANKS = ("A", "J", "Q", "K")
+
+_DRAW_STOP = (DRAW, STOP)
+_DRAW_ONLY = (DRAW,)
+_PENDING_ACTIONS = (CAUGHT, JACK)
+_JACK_ACTIONS = (DRAW, STOP, JACK)
+_QUEEN_ACTIONS = (NO_QUEEN, QUEEN)
+
+
+def card_value(card: Card) -> int:
+    """A 1, 2-10 their rank, J Q K 10, a joker 0 (it only counts as a first card)."""
+    if card.is_joker:
+        return 0
+    return min(card.rank_index, 10)
+
+
+def card_class(card: Card) -> int:
+    if card.is_joker:
+        return JOKER_CLASS
+    if card.rank == "7":
+        return SEVEN
+    return (0, 1, 2, 3, 4, 5, -1, 6, 7, 8, 8, 8, 8)[card.rank_index - 1]
+
+
+def full_deck() -> Deck:
+    return Deck.standard(jokers=2)
+
+
+def _count(state: int, cls: int) -> int:
+    return (state >> _SHIFTS[cls]) & _MASKS[cls]
+
+
+def encode_state(out: Sequence[int], total: int, *, started: bool, relic: int = RELIC_NONE,
+                 last: int | None = None, last_first: bool = False,
+                 pending: bool = False) -> int:
+    """The int of a decision state: ``out`` = cards out of the deck per class (11 counts)."""
+    state = 0
+    outv = 0
+    for cls, n in enumerate(out):
+        if not 0 <= n <= CLASS_CAPS[cls]:
+            raise PositionError(f"more {CLASS_LABELS[cls]} cards out than the deck holds")
+        state |= n << _SHIFTS[cls]
+        if cls < SEVEN:
+            outv += n * CLASS_VALUES[cls]
+    state |= outv << _OUTV_SHIFT
+    state |= total << _TOTAL_SHIFT
+    state |= relic << _RELIC_SHIFT
+    if started:
+        state |= STARTED
+    if last is not None and (relic == RELIC_JACK or (relic == RELIC_QUEEN and last > 0)):
+        state |= HAS_LAST | (last << _LAST_SHIFT) | (LAST_FIRST if last_first else 0)
+    if pending:
+        state |= PENDING
+    return state
+
+
+def stopped(payoff: int) -> int:
+    return -(2 * payoff + 1)
+
+
+def caught(saved: int = 0) -> int:
+    return -(2 * saved + 2)
+
+
+def _class_counts(cards: Iterable[Card]) -> list[int]:
+    out = [0] * 11
+    for card in cards:
+        out[card_class(card)] += 1
+    return out
+
+
+_CAUGHT_NOTHING = caught(0)
+# Per turn total modulo 10: the non-catching classes as (shift, mask, cap, increment), and the
+# class whose value would make the total end in 7 (None when that value is 7 itself).
+_SAFE_STEPS = tuple(
+    (
+        tuple(st[1:4] + st[5:] for st in _STEPS[:SEVEN] if (r + st[4]) % 10 != 7),
+        next((st[0] for st in _STEPS[:SEVEN] if (r + st[4]) % 10 == 7), None),
+    )
+    for r in range(10)
+)
+
+
+# ---- variant ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptainSevenVariant(Variant):
+    """Captain Seven's options: the stash that ends the game, secret stashes, relics."""
+
+    game = GAME
+    target: int = 100
+    secret_stash: bool = False
+    relics: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise OptionError(
+                f"option 'target' must be a positive whole number, not {self.target!r}"
+            )
+        for name in ("secret_stash", "relics"):
+            if not isinstance(getattr(self, name), bool):
+                raise OptionError(
+                    f"option {name!r} must be true or false, not {getattr(self, name)!r}"
+                )
+
+
+# ---- turn model ------------------------------------------------------------------------------
+
+
+def _parse_relic(relic: str | None) -> str | None:
+    if relic is None:
+        return None
+    text = str(relic).strip().upper()
+    if text in ("", "NONE", "-"):
+        return None
+    names = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "1": "A"}
+    text = names.get(text, text)
+    if text not in RELIC_RANKS:
+        raise PositionError(f"bad relic {relic!r}: a relic is A, J, Q or K")
+    return text
+
+
+@dataclass(frozen=True)
+class CaptainSevenTurnModel(TurnModel[int]):
+    """One Captain Seven turn as an exact MDP over int-encoded states (module docstring).
+
+    ``relic`` is the relic held at the turn start (``None``, ``"A"``, ``"J"``, ``"Q"`` or
+    ``"K"``); ``out`` counts the cards out of the deck before the turn's first draw, per class
+    (relics held, yours included); ``start_state`` is the position the model was built for.
+    """
+
+    game = GAME
+    variant: CaptainSevenVariant = field(default_factory=CaptainSevenVariant)
+    relic: str | None = None
+    out: tuple[int, ...] = (0,) * 11
+    start_state: int | None = None
+
+    def __post_init__(self) -> None:
+        relic = _parse_relic(self.relic)
+        if relic is not None and not self.variant.relics:
+            raise PositionError("a relic needs the relics option (--option relics=true)")
+        object.__setattr__(self, "relic", relic)
+        if len(self.out) != 11:
+            raise PositionError("out must count 11 value classes")
+
+    @property
+    def relic_code(self) -> int:
+        return _RELIC_CODES[self.relic]
+
+    @property
+    def start(self) -> int:
+        if self.start_state is not None:
+            return self.start_state
+        return encode_state(self.out, 0, started=False, relic=self.relic_code)
+
+    # ---- the MDP ------------------------------------------------------------------------
+    def actions(self, state: int) -> tuple[str, ...]:
+        if state < 0:
+            return ()
+        if state & PENDING:
+            return _PENDING_ACTIONS
+        if not state & STARTED:
+            return _DRAW_ONLY
+        if not state & HAS_LAST:
+            return _DRAW_STOP
+        if (state >> _RELIC_SHIFT) & 3 == RELIC_JACK:
+            return _JACK_ACTIONS
+        return _QUEEN_ACTIONS
+
+    def transitions(self, state: int, action: str) -> list[tuple[int, int]]:
+        if state < 0:
+            raise IllegalActionError("the turn is over")
+        if action == DRAW and not state & PENDING:
+            return self._draw(state)
+        total = state >> _TOTAL_SHIFT
+        if action == STOP and state & STARTED and not state & PENDING:
+            return [(1, stopped(total))]
+        if action == CAUGHT and state & PENDING:
+            return [(1, caught(0))]
+        if action == JACK and (state >> _RELIC_SHIFT) & 3 == RELIC_JACK:
+            if state & PENDING:
+                base = state & ~(PENDING | _RELIC_BITS | _LAST_BITS)
+                return self._draw(base)
+            if state & HAS_LAST:
+                last = (state >> _LAST_SHIFT) & 15
+                base = state & ~(_RELIC_BITS | _LAST_BITS)
+                base -= last << _TOTAL_SHIFT
+                if state & LAST_FIRST:
+                    base &= ~STARTED
+                return self._draw(base)
+        if action == NO_QUEEN and state & HAS_LAST and (state >> _RELIC_SHIFT) & 3 == RELIC_QUEEN:
+            return [(1, state & ~_LAST_BITS)]
+        if action == QUEEN and state & HAS_LAST and (state >> _RELIC_SHIFT) & 3 == RELIC_QUEEN:
+            last = (state >> _LAST_SHIFT) & 15
+            new_total = total + last
+            if not state & LAST_FIRST and new_total % 10 == 7:
+                return [(1, caught(0))]
+            base = state & ~(_RELIC_BITS | _LAST_BITS)
+            return [(1, base + (last << _TOTAL_SHIFT))]
+        raise IllegalActionError(f"action {action!r} is not legal in this Captain Seven state")
+
+    def _draw(self, state: int) -> list[tuple[int, int]]:
+        total = state >> _TOTAL_SHIFT
+        relic = (state >> _RELIC_SHIFT) & 3
+        if state & STARTED and relic == RELIC_NONE:
+            # The hot path: the 7s, the jokers and the one value class that would make the
+            # total end in 7 all lead to the same caught terminal.
+            steps, bad = _SAFE_STEPS[total % 10]
+            lost = 6 - ((state >> 29) & 7) - ((state >> 32) & 3)
+            if bad is not None:
+                lost += CLASS_CAPS[bad] - ((state >> _SHIFTS[bad]) & _MASKS[bad])
+            out: list[tuple[int, int]] = [(lost, _CAUGHT_NOTHING)] if lost else []
+            for shift, mask, cap, step in steps:
+                left = cap - ((state >> shift) & mask)
+                if left:
+                    out.append((left, state + step))
+            return out
+        jack = relic == RELIC_JACK
+        queen = relic == RELIC_QUEEN
+        base = state & ~_LAST_BITS
+        first = not state & STARTED
+        out = []
+        lost: dict[int, int] = {}
+        for cls, shift, mask, cap, value, step in _STEPS:
+            left = cap - ((state >> shift) & mask)
+            if not left:
+                continue
+            if first:
+                nxt = (base + step) | STARTED
+                if jack or (queen and value):
+                    nxt |= HAS_LAST | LAST_FIRST | (value << _LAST_SHIFT)
+                out.append((left, nxt))
+            elif cls >= SEVEN or (total + value) % 10 == 7:
+                if relic == RELIC_JACK:
+                    out.append((left, (base + step - (value << _TOTAL_SHIFT)) | PENDING))
+                else:
+                    terminal = caught((total + value) // 3 if relic == RELIC_ACE else 0)
+                    lost[terminal] = lost.get(terminal, 0) + left
+            else:
+                nxt = base + step
+                if jack or (queen and value):
+                    nxt |= HAS_LAST | (value << _LAST_SHIFT)
+                out.append((left, nxt))
+        out.extend((w, terminal) for terminal, w in lost.items())
+        return out
+
+    def payoff(self, terminal: int) -> int:
+        return (-terminal - 1) // 2
+
+    def is_bust(self, terminal: int) -> bool:
+        """Caught (even when an ace relic saved a third)."""
+        return terminal % 2 == 0
+
+    def turn_total(self, state: int) -> int:
+        if state < 0:
+            return self.payoff(state)
+        return state >> _TOTAL_SHIFT
+
+    def stop_is_optimal(self, state: int) -> bool:
+        """Proved in the module docstring ("Pruning"), one condition per relic."""
+        if state < 0 or state & PENDING or not state & STARTED:
+            return False
+        total = state >> _TOTAL_SHIFT
+        pool = FULL_POOL - ((state >> _OUTV_SHIFT) & 511)
+        sevens = 4 - ((state >> 29) & 7)
+        catchers = 6 - ((state >> 29) & 7) - ((state >> 32) & 3)
+        relic = (state >> _RELIC_SHIFT) & 3
+        if relic == RELIC_NONE:
+            return pool <= catchers * total
+        if relic == RELIC_ACE:
+            return 3 * pool + 7 * sevens <= 2 * catchers * total
+        if relic == RELIC_QUEEN:
+            return 2 * pool <= catchers * total
+        others = sum(CLASS_CAPS[c] - _count(state, c) for c in range(9))
+        n = others + catchers
+        return (pool <= (catchers - 1) * (total - 10)
+                and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
+
+    # ---- descriptions ---------------------------------------------------------------------
+    def deck_counts(self, state: int) -> tuple[int, ...]:
+        """Cards left in the deck per class (``CLASS_LABELS`` order)."""
+        return tuple(CLASS_CAPS[c] - _count(state, c) for c in range(11))
+
+    def describe(self, state: int) -> str:
+        if state < 0:
+            payoff = self.payoff(state)
+            if self.is_bust(state):
+                return f"caught: {payoff} saved by the ace" if payoff else "caught: turn lost"
+            return f"stashed {payoff}"
+        left = sum(self.deck_counts(state))
+        total = state >> _TOTAL_SHIFT
+        if not state & STARTED:
+            text = f"turn start, deck {left} cards"
+        elif state & PENDING:
+            text = f"caught at total {total}; jack relic in hand"
+        else:
+            text = f"turn total {total}, deck {left} cards"
+        relic = (state >> _RELIC_SHIFT) & 3
+        if relic:
+            text += f", {('', 'ace', 'jack', 'queen')[relic]} relic unspent"
+        return text
+
+    def outcome_label(self, state: int, next_state: int) -> str:
+        if next_state < 0:
+            return "caught (7, joker or a total ending in 7)"
+        for cls in range(11):
+            if _count(next_state, cls) != _count(state, cls):
+                label = CLASS_LABELS[cls]
+                return f"{label} (caught)" if next_state & PENDING else label
+        return self.describe(next_state)
+
+
+# ---- positions -------------------------------------------------------------------------------
+
+
+def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
+                           relic: str | None = None, removed: Any = None
+                           ) -> tuple[CaptainSevenTurnModel, int]:
+    """The turn after ``drawn`` (this turn's cards, in order).
+
+    ``relic`` (``A``/``J``/``Q``/``K``, relics option only) is the relic you hold; its card is
+    out of the deck, and a jack or queen is still unspent.  ``removed`` (relics option only):
+    cards out of the deck for other reasons: relics held by the other players (or your own,
+    spent this turn) and a card a jack discarded this turn.  A card the deck does
+    not hold is a :class:`CardError`; a position in which you are already caught is a
+    :class:`PositionError`.
+    """
+    cards = parse_cards(drawn)
+    gone = parse_cards(removed)
+    relic_rank = _parse_relic(relic)
+    if (gone or relic_rank) and not variant.relics:
+        raise PositionError(
+            "--removed and --relic apply to captain-seven only with the relics option "
+            "(each turn starts from the full deck)"
+        )
+    deck = full_deck()
+    deck = deck.remove(gone, what="deck (54 cards with 2 jokers)")
+    deck = deck.remove(cards, what="deck (54 cards with 2 jokers)")
+    out = _class_counts(gone)
+    if relic_rank is not None:
+        own = next((c for c in deck.distinct() if c.rank == relic_rank), None)
+        if own is None:
+            raise PositionError(f"no {relic_rank} is left for your relic: all are drawn or removed")
+        out[card_class(own)] += 1
+    model = CaptainSevenTurnModel(variant, relic_rank, tuple(out))
+    total = 0
+    for index, card in enumerate(cards):
+        value = card_value(card)
+        if index > 0:
+            if card.is_joker or card.rank == "7":
+                raise PositionError(
+                    f"card {card.code} catches you (a 7 or joker after the first card): "
+                    "the turn is already over"
+                )
+            if (total + value) % 10 == 7:
+                raise PositionError(
+                    f"card {card.code} makes the total {total + value}, which ends in 7: "
+                    "you are caught, the turn is already over"
+                )
+        total += value
+        out[card_class(card)] += 1
+    state = encode_state(
+        out, total, started=bool(cards), relic=model.relic_code,
+        last=card_value(cards[-1]) if cards else None, last_first=len(cards) == 1,
+    )
+    model = CaptainSevenTurnModel(variant, relic_rank, model.out, state)
+    return model, state
+
+
+# ---- distributions for whole-game analysis ---------------------------------------------------
+
+
+def turn_outcome_distribution(variant: CaptainSevenVariant | None = None,
+                              policy: str | int | Callable[[Any], str] = "optimal", *,
+                              relic: str | None = None, exact: bool = True
+                              ) -> dict[int, Any]:
+    """The exact distribution ``{doubloons stashed: probability}`` of one turn from its start.
+
+    ``policy``: ``"optimal"`` (the turn's optimal policy), an int ``T`` ("stop once the turn
+    total reaches T"; other choices optimal), or a callable ``state -> action`` over
+    :class:`CaptainSevenTurnModel` states.  Fractions when ``exact`` (the default), else floats.
+    """
+    from pushluck_teach.solve.turn import TurnSolver  # games/ must not import solve/ at load
+
+    model = CaptainSevenTurnModel(variant or CaptainSevenVariant(), relic)
+    solver = TurnSolver(model, exact=exact)
+    if policy == "optimal":
+        choose = None
+    elif isinstance(policy, int) and not isinstance(policy, bool):
+        choose = solver.threshold_policy(policy)
+    elif callable(policy):
+        choose = policy
+    else:
+        raise OptionError(f"bad policy {policy!r}: use 'optimal', a threshold T, or a callable")
+    return {int(k): v for k, v in solver.distribution(model.start, choose).items()}
+
+
+def threshold_outcome_distributions(thresholds: Iterable[int],
+                                    variant: CaptainSevenVariant | None = None, *,
+                                    relic: str | None = None
+                                    ) -> dict[int, dict[int, Fraction]]:
+    """``{T: {doubloons stashed: probability}}`` for "stop once the turn total reaches T", for
+    every ``T`` at once, exactly (one forward pass; module docstring).  ``relic`` may be
+    ``None``, ``"K"`` or ``"A"`` (the jack and queen bring choices a threshold does not fix:
+    use :func:`turn_outcome_distribution`)."""
+    wanted = sorted(set(thresholds))
+    if not wanted:
+        return {}
+    model = CaptainSevenTurnModel(variant or CaptainSevenVariant(), relic)
+    if model.relic_code in (RELIC_JACK, RELIC_QUEEN):
+        raise PositionError("threshold tables cover no relic, the king or the ace only")
+    top = wanted[-1]
+    one = _rational(1)
+    reach: dict[int, Any] = {model.start: one}
+    # stop_mass[x][y]: mass entering a live state of total x from a state of total y
+    # (y = -1 from the turn start); lost_mass[p][y]: mass caught with p saved.
+    stop_mass: dict[int, dict[int, Any]] = {}
+    lost_mass: dict[int, dict[int, Any]] = {}
+    buckets: dict[int, list[int]] = {0: [model.start]}
+    level = 0
+    while buckets:
+        level = min(buckets)
+        for state in buckets.pop(level):
+            p = reach.pop(state)
+            parent = state >> _TOTAL_SHIFT if state & STARTED else -1
+            pairs = model.transitions(state, DRAW)
+            weight = sum(w for w, _ in pairs)
+            for w, nxt in pairs:
+                share = p * w / weight
+                if nxt < 0:
+                    table = lost_mass.setdefault(model.payoff(nxt), {})
+                    table[parent] = table.get(parent, 0) + share
+                    continue
+                x = nxt >> _TOTAL_SHIFT
+                row = stop_mass.setdefault(x, {})
+                row[parent] = row.get(parent, 0) + share
+                if x < top:
+                    if nxt not in reach:
+                        reach[nxt] = share
+                        buckets.setdefault(x, []).append(nxt)
+                    else:
+                        reach[nxt] += share
+    result: dict[int, dict[int, Fraction]] = {}
+    for threshold in wanted:
+        dist: dict[int, Any] = {}
+        for x, row in stop_mass.items():
+            if x >= threshold:
+                mass = sum((m for y, m in row.items() if y < threshold), _rational(0))
+                if mass:
+                    dist[x] = dist.get(x, 0) + mass
+        for saved, row in lost_mass.items():
+            mass = sum((m for y, m in row.items() if y < threshold), _rational(0))
+            if mass:
+                dist[saved] = dist.get(saved, 0) + mass
+        result[threshold] = {
+            k: Fraction(int(v.numerator), int(v.denominator)) for k, v in sorted(dist.items())
+        }
+    return result
+
+
+# ---- engine ----------------------------------------------------------------------------------
+
+
+class CaptainSevenEngine(Engine):
+    """Captain Seven for 1-4 players (1 = solo practice), every option of RULES.md."""
+
+    game = GAME
+
+    def __init__(self, variant: CaptainSevenVariant, players: int,
+                 rng: random.Random | int | None) -> None:
+        super().__init__(variant, players, rng)
+        self.variant: CaptainSevenVariant = variant
+        self.stashes = [0] * players
+        self.relics: list[Card | None] = [None] * players
+        self.turns_taken = [0] * players
+        self._player = 0
+        self._actor = 0
+        self.final_round = False
+        self._final_queue: list[int] = []
+        self._over = False
+        self._begin_turn()
+
+    # ---- turn state ---------------------------------------------------------------------
+    def _begin_turn(self, out: list[str] | None = None) -> None:
+        held = [c for c in self.relics if c is not None]
+        self.relics_at_start = tuple(held)
+        self._turn_out = tuple(_class_counts(held))
+        self.pile = list(full_deck().remove(held).cards()) if held else list(_ALL_CARDS)
+        self.rng.shuffle(self.pile)
+        self.hand: list[Card] = []
+        self.discarded: list[Card] = []
+        self.drawn_log: list[Card] = []
+        self.total = 0
+        self.started = False
+        self.last: tuple[int, bool] | None = None  # (value, was the first card)
+        self.pending: Card | None = None
+        self.phase = "play"
+        self._king_queue: list[int] = []
+        self._actor = self._player
+        self.turn_relic = self.relics[self._player]
+        self.relic_live = self.turn_relic is not None and self.turn_relic.rank in ("A", "J", "Q")
+        self._say(f"Player {self._player + 1}'s turn.", [] if out is None else out)
+
+    @property
+    def current_player(self) -> int:
+        return self._actor
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.stashes)
+
+    def winners(self) -> tuple[int, ...]:
+        if not self._over:
+            return ()
+        best = max(self.stashes)
+        return tuple(i for i, s in enumerate(self.stashes) if s == best)
+
+    def _live_rank(self) -> str | None:
+        if self.relic_live and self.turn_relic is not None:
+            return self.turn_relic.rank
+        return None
+
+    def legal_actions(self) -> tuple[str, ...]:
+        if self._over:
+            return ()
+        if self.phase == "king":
+            return (PASS, KING)
+        if self.phase == "pending":
+            return (CAUGHT, JACK)
+        if self.phase == "queen":
+            return (NO_QUEEN, QUEEN)
+        if not self.started:
+            return (DRAW,)
+        actions = [DRAW, STOP]
+        rank = self._live_rank()
+        if rank == "J" and self.last is not None:
+            actions.append(JACK)
+        if self.variant.relics:
+            seen = set()
+            for card in self.hand:
+                if card.rank in RELIC_RANKS and card.code not in seen:
+                    seen.add(card.code)
+                    actions.append(KEEP + card.code)
+        return tuple(actions)
+
+    def action_label(self, action: str) -> str:
+        if action.startswith(KEEP):
+            return f"Stash, keep {parse_card(action[len(KEEP):]).label} as relic"
+        return {
+            DRAW: "Draw", STOP: "Stash", JACK: "Jack relic: discard and redraw",
+            QUEEN: "Queen relic: double that card", NO_QUEEN: "Keep the queen",
+            CAUGHT: "Accept: caught",
+            KING: "King relic: throw it back", PASS: "Pass",
+        }.get(action, action)
+
+    def act(self, action: str) -> list[str]:
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
+            )
+        out: list[str] = []
+        me = f"Player {self._player + 1}"
+        if action == DRAW:
+            self._draw(out)
+        elif action == STOP or action.startswith(KEEP):
+            keep = None
+            if action.startswith(KEEP):
+                keep = next(c for c in self.hand if c.code == action[len(KEEP):])
+            self._stash(keep, out)
+        elif action == CAUGHT:
+            assert self.pending is not None
+            self._caught(self.total + card_value(self.pending), out)
+        elif action == JACK:
+            self.relic_live = False
+            self.relics[self._player] = None
+            if self.phase == "pending":
+                assert self.pending is not None
+                card = self.pending
+                self.pending = None
+            else:
+                card = self.hand.pop()
+                assert self.last is not None
+                self.total -= self.last[0]
+                if self.last[1]:
+                    self.started = False
+            self.discarded.append(card)
+            self.last = None
+            self.phase = "play"
+            self._say(f"{me} plays the jack relic: discards {card.label} and draws again.", out)
+            self._draw(out)
+        elif action == QUEEN:
+            assert self.last is not None
+            value, first = self.last
+            self.relic_live = False
+            self.relics[self._player] = None
+            self.total += value
+            self.last = None
+            self.phase = "play"
+            self._say(f"{me} plays the queen relic: the card counts twice, total {self.total}.",
+                      out)
+            if not first and self.total % 10 == 7:
+                self._say(f"{me}'s total ends in 7: caught!", out)
+                self._caught(self.total, out)
+        elif action == NO_QUEEN:
+            self.last = None
+            self.phase = "play"
+        elif action == PASS:
+            self._king_queue.pop(0)
+            self._next_king_or_play()
+        elif action == KING:
+            holder = self._king_queue.pop(0)
+            self.relics[holder] = None
+            card = self.hand.pop()
+            assert self.last is not None
+            self.total -= self.last[0]
+            if self.last[1]:
+                self.started = False
+            self.last = None
+            self.pile.append(card)
+            self.rng.shuffle(self.pile)
+            self._say(f"Player {holder + 1} plays the king relic: {me} throws {card.label} back "
+                      "and draws again.", out)
+            self.phase = "play"
+            self._actor = self._player
+            self._draw(out)
+        return out
+
+    def _draw(self, out: list[str]) -> None:
+        card = self.pile.pop()
+        self.drawn_log.append(card)
+        value = card_value(card)
+        me = f"Player {self._player + 1}"
+        first = not self.started
+        if not first and (card.rank in ("7", JOKER_RANK) or (self.total + value) % 10 == 7):
+            reason = "a seven" if card.rank == "7" else (
+                "a joker" if card.is_joker else f"the total {self.total + value} ends in 7")
+            self._say(f"{me} draws {card.label}: {reason}, caught!", out)
+            if self._live_rank() == "J":
+                self.pending = card
+                self.last = None
+                self.phase = "pending"
+                return
+            self._caught(self.total + value, out)
+            return
+        self.hand.append(card)
+        self.total += value
+        self.started = True
+        self.last = (value, first)
+        self._say(f"{me} draws {card.label}: turn total {self.total}.", out)
+        self._king_queue = []
+        if self.variant.relics:
+            for k in range(1, self.players):
+                other = (self._player + k) % self.players
+                held = self.relics[other]
+                if held is not None and held.rank == "K":
+                    self._king_queue.append(other)
+        self._next_king_or_play()
+
+    def _next_king_or_play(self) -> None:
+        if self._king_queue:
+            self.phase = "king"
+            self._actor = self._king_queue[0]
+        else:
+            queen = self._live_rank() == "Q" and self.last is not None and self.last[0] > 0
+            self.phase = "queen" if queen else "play"
+            self._actor = self._player
+
+    def _caught(self, lost: int, out: list[str]) -> None:
+        me = f"Player {self._player + 1}"
+        saved = 0
+        if self._live_rank() == "A" and lost // 3 >= 1:
+            saved = lost // 3
+            self.relics[self._player] = None
+            self.relic_live = False
+            self.stashes[self._player] += saved
+            self._say(f"{me} plays the ace relic: {saved} of the lost {lost} still go to the "
+                      "stash.", out)
+        else:
+            self._say(f"{me} loses {lost} doubloons.", out)
+        self._end_turn(saved, True, out)
+
+    def _stash(self, keep: Card | None, out: list[str]) -> None:
+        me = f"Player {self._player + 1}"
+        banked = self.total
+        self.stashes[self._player] += banked
+        shown = "" if self._secret() else f": stash {self.stashes[self._player]}"
+        self._say(f"{me} stashes {banked}{shown}.", out)
+        if keep is not None:
+            old = self.relics[self._player]
+            self.relics[self._player] = keep
+            swap = f" ({old.label} goes back to the deck)" if old is not None else ""
+            self._say(f"{me} keeps {keep.label} as relic{swap}.", out)
+        self._end_turn(banked, False, out)
+
+    def _secret(self) -> bool:
+        return self.variant.secret_stash and not self.final_round
+
+    def _end_turn(self, result: int, busted: bool, out: list[str]) -> None:
+        player = self._player
+        cards = tuple(self.drawn_log)
+        self.turn_records.append(TurnRecord(player, result, busted, cards,
+                                            note=" ".join(c.code for c in cards)))
+        self.turns_taken[player] += 1
+        target = self.variant.target
+        if self.final_round:
+            if self._final_queue and self._final_queue[0] == player:
+                self._final_queue.pop(0)
+        elif self.stashes[player] >= target:
+            self.final_round = True
+            order = [(player + k) % self.players for k in range(1, self.players)]
+            self._final_queue = [q for q in order if self.stashes[q] < target]
+            self._say(f"Player {player + 1} reaches {target} with {self.stashes[player]}: "
+                      "final round.", out)
+        if self.final_round and not self._final_queue:
+            self._over = True
+            best = max(self.stashes)
+            names = " and ".join(f"Player {w + 1}" for w in self.winners())
+            verb = "share the win" if len(self.winners()) > 1 else "wins"
+            self._say(f"{names} {verb} with {best}.", out)
+            return
+        self._player = self._final_queue[0] if self.final_round else (player + 1) % self.players
+        self._begin_turn(out)
+
+    # ---- views ----------------------------------------------------------------------------
+    def view(self, viewer: int | None = None) -> TableView:
+        """The table as ``viewer`` (default: the player to move) sees it.  With the secret stash
+        option the other players' stashes are ``None`` until someone reaches the target."""
+        viewer = self._actor if viewer is None else viewer
+        secret = self._secret()
+        scores: tuple[Any, ...] = tuple(
+            None if secret and i != viewer else s for i, s in enumerate(self.stashes)
+        )
+        lines = []
+        for i in range(self.players):
+            row = ["stash hidden" if secret and i != viewer else f"stash {self.stashes[i]}"]
+            if self.variant.relics:
+                relic = self.relics[i]
+                row.append(f"relic {relic.label}" if relic is not None else "no relic")
+            lines.append(tuple(row))
+        turn_lines = [f"Cards this turn: {' '.join(c.label for c in self.hand) or 'none yet'}"]
+        if self.discarded:
+            turn_lines.append(f"Discarded: {' '.join(c.label for c in self.discarded)}")
+        if self.pending is not None:
+            turn_lines.append(f"Caught by {self.pending.label}: accept, or play the jack")
+        if self.phase == "king":
+            turn_lines.append(f"Player {self._actor + 1} may play the king relic on "
+                              f"Player {self._player + 1}'s card")
+        finished = ""
+        if self._over:
+            names = ", ".join(f"Player {w + 1}" for w in self.winners())
+            finished = f"{names} {'share the win' if len(self.winners()) > 1 else 'wins'} " \
+                       f"with {max(self.stashes)}."
+        rounds = f"First to {self.variant.target} triggers the final round"
+        if self.final_round:
+            rounds = "Final round"
+        return TableView(
+            scores=scores,
+            current_player=self._actor,
+            turn_cards=tuple(self.hand),
+            turn_total=self.total,
+            turn_lines=tuple(turn_lines),
+            player_lines=tuple(lines),
+            draw_pile=len(self.pile),
+            discard_pile=len(self.discarded),
+            round_text=rounds,
+            finished_text=finished,
+        )
+
+    def position_flags(self) -> dict[str, str]:
+        """``pushluck odds`` flags for the turn: ``drawn`` (the cards counting now) and, with
+        relics, ``relic`` (yours, if unspent) and ``removed`` (the other relics held at the turn
+        start, your spent relic, a card a jack discarded).  A pending queen or jack choice on the
+        last card is shown as still open."""
+        flags: dict[str, str] = {}
+        if self.hand:
+            flags["drawn"] = " ".join(c.code for c in self.hand)
+        if self.variant.relics:
+            own = self.turn_relic
+            gone = [c for c in self.relics_at_start if c is not own]
+            if own is not None and not self.relic_live:
+                gone.append(own)
+            gone.extend(self.discarded)
+            if self.relic_live and own is not None and own.rank != "K":
+                flags["relic"] = own.rank
+            elif own is not None and own.rank == "K":
+                gone.append(own)
+            if gone:
+                flags["removed"] = " ".join(c.code for c in gone)
+        return flags
+
+    def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
+        """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn
+        (the model does not cover king play)."""
+        relic_rank = self.turn_relic.rank if self.turn_relic is not None else None
+        # Relics held at the turn start stay out of the deck all turn, even once spent.
+        model = CaptainSevenTurnModel(self.variant, relic_rank, self._turn_out)
+        turn = _class_counts([*self.hand, *self.discarded,
+                              *([self.pending] if self.pending is not None else [])])
+        out = [a + b for a, b in zip(self._turn_out, turn, strict=True)]
+        code = _RELIC_CODES[relic_rank] if self.relic_live else RELIC_NONE
+        last, first = self.last if self.last is not None else (None, False)
+        state = encode_state(out, self.total, started=self.started, relic=code, last=last,
+                             last_first=first, pending=self.pending is not None)
+        return model, state
+
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Captain Seven's Doubloons",
+    variant_cls=CaptainSevenVariant,
+    engine_cls=CaptainSevenEngine,
+    position=captain_seven_position,
+    min_players=1,
+    max_players=4,
+    presets={
+        "standard": CaptainSevenVariant(),
+        "short": CaptainSevenVariant(target=75),
+        "long": CaptainSevenVariant(target=150),
+        "marathon": CaptainSevenVariant(target=200),
+        "atlantic": CaptainSevenVariant(target=1000),
+        "relics": CaptainSevenVariant(relics=True),
+        "secret-stash": CaptainSevenVariant(secret_stash=True),
+    },
+    blurb="Draw cards for doubloons; a 7, a joker or a total ending in 7 loses the turn.",
+))
