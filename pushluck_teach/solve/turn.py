@@ -109,6 +109,7 @@ class TurnSolver(Generic[S]):
         self._best: dict[S, str] = {}
         self._bust: dict[S, Any] = {}
         self._draw_once: dict[S, Any] = {}
+        self._zero: Any = _rational(0) if exact else 0.0
 
     # ---- number helpers -------------------------------------------------------------------
     def _num(self, value: Any) -> Any:
@@ -128,7 +129,7 @@ class TurnSolver(Generic[S]):
 
     def _expect(self, pairs: Any, value_of: Callable[[Any], Any]) -> Any:
         total_weight = 0
-        acc = self._num(0)
+        acc = self._zero
         for weight, nxt in pairs:
             total_weight += weight
             acc += weight * value_of(nxt)
@@ -161,7 +162,19 @@ class TurnSolver(Generic[S]):
         return value
 
     def _q(self, state: S, action: str) -> Any:
-        return self._expect(self.model.transitions(state, action), self._value)
+        # The hot loop of every solve: _expect inlined, memo looked up before recursing.
+        values, value_of = self._values, self._value
+        total_weight = 0
+        acc = self._zero
+        for weight, nxt in self.model.transitions(state, action):
+            v = values.get(nxt)
+            if v is None:
+                v = value_of(nxt)
+            acc += weight * v
+            total_weight += weight
+        if total_weight <= 0:
+            raise PositionError("a chance node with no outcomes")
+        return acc / total_weight
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         old = sys.getrecursionlimit()
