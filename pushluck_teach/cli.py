@@ -42,7 +42,7 @@ def fraction_text(value: Fraction | None) -> str | None:
 POSITION_FLAGS = {
     "drawn": "--drawn", "removed": "--removed", "allies": "--allies",
     "ace_values": "--ace-values", "round": "--round", "relic": "--relic",
-    "hits": "--hits", "score": "--score",
+    "hits": "--hits", "score": "--score", "others": "--others",
 }
 
 
@@ -147,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="Hit List: hits completed before this job (for one_last_job)")
     odds.add_argument("--score", type=int,
                       help="Lands Uncharted: the score on a declared double-or-nothing turn")
+    odds.add_argument("--others", help="Incan Gold: other explorers' leave thresholds, e.g. 5,10")
     odds.add_argument("--relic", help="Captain Seven with relics: the relic held (A, J, Q or K)")
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")

@@ -1,0 +1,1087 @@
+r"""Incan Gold with a standard deck (RULES.md, "Incan Gold"; seed 004).
+
+Cards.  13 **traps** ♠A-K; 16 **treasures**, both jokers and ♦♥ A 3 5 7 9 J K, worth A 1,
+3 5 7 9 their rank, J 11, K 13, joker 15 gems (128 gems in all); 5 **artifacts** ♥4 6 8 10 Q
+worth 4 6 8 10 12.  Every other card (♣, ♠ none, ♦ 2 4 6 8 10 Q, ♥2) is not in the game.
+
+A round.  The deck is the traps and treasures still in the game plus the artifacts in the game:
+round ``K`` adds the ``K``-th lowest artifact, and an artifact stays in the deck until it is
+flipped.  Cards are flipped one at a time: a treasure's gems are split equally among the
+explorers inside (the remainder goes to the path); an artifact goes to the path; trap ♠r
+*springs* if a trap of rank r-1 or r+1 (a ring: A follows K) was flipped this round — everyone
+inside loses what they carry this round, the round ends and that trap leaves the game.  After
+each flip that did not end the round the explorers inside decide **at the same time** whether to
+stay or leave; leavers split the path gems equally (the remainder stays) and bank what they carry;
+a lone leaver also takes every artifact on the path.  Nobody inside: the round ends.  Flipped
+artifacts leave the game after the round, taken or not.  After the last round the highest banked
+gems plus artifact values wins.
+
+Choices where RULES.md and the sheet are silent (options where a table could differ):
+
+* ``rounds`` (5, any of 1-5; there are only 5 artifacts);
+* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (RULES.md); off, every
+  trap stays for the whole game;
+* ``tie_break`` ("shared"): players tied for the highest total share the win; "artifacts": the
+  tied player with the most artifact cards wins (the original Incan Gold rule), a further tie
+  is shared;
+* the first card of a round is flipped by an explicit ``draw`` ("Enter the temple") of the
+  lowest seat; nobody decides before it (RULES: decisions follow a flip).  Staying explorers
+  flip the next card automatically once the decisions are revealed;
+* simultaneous decisions are asked in seat order and kept secret (the log only says "has
+  decided") until every explorer inside has chosen, then revealed together;
+* if the deck runs out after a flip that did not end the round, everyone still inside leaves at
+  once, exactly as if all had chosen to leave (split of the path, a lone leaver takes the
+  artifacts).  In a real game this never happens: at most 4 traps leave before the last round,
+  so at least 9 of the 13 ring positions hold a trap, and 9 positions of a 13-ring always
+  include two neighbours (the largest set of pairwise non-adjacent positions has 6); the 7th
+  trap flipped in a round must spring.  Only hand-made positions can empty the deck.
+
+Turn objective (solo explorer, RULES.md): gems banked this round plus artifacts taken.
+
+Turn model.  One round for a single explorer as an exact MDP.  Nothing else matters to the
+future than *which* cards are still in the deck and what leaving now would bank, so a state is
+
+* the **trap structure**: the traps of the game not flipped this round, cut at every flipped
+  trap and at every ring position whose trap left the game, form *segments*; a segment is
+  ``(L, a, b)`` with ``L`` traps in a row and ``a``/``b`` = 1 when the position beyond that end
+  holds a trap flipped this round (0: a wall, a trap out of the game).  A trap at an end whose
+  flag is 1 springs; so does a lone trap (``L = 1``) with any flag 1.  Flipping a safe trap at
+  place ``i`` splits ``(L, a, b)`` into ``(i-1, a, 1)`` and ``(L-i, 1, b)`` (empty parts
+  dropped).  Before the first trap of a round with no trap out of the game, the 13 traps are a
+  *ring*; any first flip turns it into ``(12, 1, 1)``.  Segments are kept as a sorted multiset
+  with ``a ≥ b`` (a mirror image has the same future), so the 521 trap masks of a full ring
+  collapse into 25 structures;
+* the treasures left, as a count 0-2 for each of the 8 gem values (a base-3 number);
+* the artifacts left (a bit mask of the round's artifacts);
+* ``C``, what leaving now banks: gems carried plus path gems plus artifacts on the path
+  (alone, the explorer gets every gem and takes every artifact).
+
+Pruning (proved).  Let ``n`` be the cards in the deck, ``Σ`` the treasure gems plus artifact
+values in it and ``s`` the number of traps that would spring.  One flip and then leaving changes
+the expected result by ``(Σ - s·C) / n``: a treasure or artifact adds its value, a safe trap adds
+0, a springing trap loses ``C``.  The set ``{Σ ≤ s·C}`` is closed under flips that do not spring:
+a flip adding ``x`` gives ``Σ' = Σ - x`` and ``C' = C + x``, and ``s`` never decreases (a flipped
+trap only makes its neighbours dangerous), so ``s'·C' ≥ s·C ≥ Σ ≥ Σ'``.  Inside that set the
+result of any policy is a supermartingale (each step's expected change ≤ 0; a trap gives 0 ≤ C),
+the round has at most 34 flips, and by optional stopping no policy beats leaving now.  Hence
+:meth:`IncanGoldTurnModel.stop_is_optimal` exactly when ``Σ ≤ s·C``.
+
+Several explorers (issue 4).  :class:`IncanGoldGroupModel` is the same round for explorer 0
+among 1-3 other explorers with stated behaviour: other explorer ``j`` leaves at the first
+decision where it carries at least ``T_j`` gems (``T_j = 0``: it leaves after the first flip).
+See its docstring.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pushluck_teach.cards import Card, CardError, Deck, parse_cards
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    Engine,
+    GameSpec,
+    IllegalActionError,
+    OptionError,
+    PositionError,
+    TableView,
+    TurnModel,
+    TurnRecord,
+    Variant,
+    register,
+)
+
+GAME = "incan-gold"
+ROUNDS_MAX = 5
+RING = 13
+FULL_RING = (1 << RING) - 1
+TREASURE_RANKS: tuple[str, ...] = ("A", "3", "5", "7", "9", "J", "K")
+GEMS: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 13, 15)  # gem classes; class 7 is the joker
+JOKER_CLASS = 7
+ARTIFACT_RANKS: tuple[str, ...] = ("4", "6", "8", "T", "Q")
+ARTIFACT_VALUES: tuple[int, ...] = (4, 6, 8, 10, 12)
+POW3: tuple[int, ...] = tuple(3**i for i in range(len(GEMS)))
+FULL_TREASURES: tuple[int, ...] = (2,) * len(GEMS)
+
+Segment = tuple[int, int, int]  # (L, a, b); a ring is (L, -1, -1)
+Struct = tuple[Segment, ...]
+IGState = tuple[Any, ...]
+
+
+# --------------------------------------------------------------------------------------------
+# Cards
+
+
+def trap_card(rank: int) -> Card:
+    """♠ of rank 1..13."""
+    return Card(("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")[rank - 1], "s")
+
+
+def artifact_card(index: int) -> Card:
+    """The artifact of round ``index + 1`` (♥4, ♥6, ♥8, ♥10, ♥Q)."""
+    return Card(ARTIFACT_RANKS[index], "h")
+
+
+def treasure_cards() -> tuple[Card, ...]:
+    cards = [Card(r, s) for s in ("d", "h") for r in TREASURE_RANKS]
+    return (*cards, Card("JK"), Card("JK"))
+
+
+def full_deck() -> tuple[Card, ...]:
+    """All 34 cards of the game."""
+    traps = tuple(trap_card(r) for r in range(1, RING + 1))
+    return traps + treasure_cards() + tuple(artifact_card(i) for i in range(ROUNDS_MAX))
+
+
+def classify(card: Card) -> tuple[str, int]:
+    """``("trap", rank 1-13)``, ``("treasure", gem class 0-7)`` or ``("artifact", 0-4)``."""
+    if card.is_joker:
+        return "treasure", JOKER_CLASS
+    if card.suit == "s":
+        return "trap", card.rank_index
+    if card.suit in ("d", "h") and card.rank in TREASURE_RANKS:
+        return "treasure", TREASURE_RANKS.index(card.rank)
+    if card.suit == "h" and card.rank in ARTIFACT_RANKS:
+        return "artifact", ARTIFACT_RANKS.index(card.rank)
+    raise CardError(
+        f"card {card.code} is not in the Incan Gold deck (traps ♠A-K, treasures jokers and "
+        f"♦♥ A 3 5 7 9 J K, artifacts ♥4 6 8 10 Q; clubs and other red even cards are unused)"
+    )
+
+
+def card_value(card: Card) -> int:
+    """Gems of a treasure, value of an artifact, 0 for a trap."""
+    kind, index = classify(card)
+    if kind == "treasure":
+        return GEMS[index]
+    if kind == "artifact":
+        return ARTIFACT_VALUES[index]
+    return 0
+
+
+def ring_neighbours(rank: int) -> tuple[int, int]:
+    """The ranks next to ``rank`` in the ring (A follows K)."""
+    return (rank - 2) % RING + 1, rank % RING + 1
+
+
+def springs(rank: int, flipped_traps: Iterable[int]) -> bool:
+    flipped = set(flipped_traps)
+    return any(n in flipped for n in ring_neighbours(rank))
+
+
+# --------------------------------------------------------------------------------------------
+# Variant
+
+
+@dataclass(frozen=True, kw_only=True)
+class IncanGoldVariant(Variant):
+    """Incan Gold's options (see the module docstring for why each exists)."""
+
+    game = GAME
+    rounds: int = 5
+    remove_sprung_trap: bool = True
+    tie_break: str = "shared"
+
+    def __post_init__(self) -> None:
+        if (not isinstance(self.rounds, int) or isinstance(self.rounds, bool)
+                or not 1 <= self.rounds <= ROUNDS_MAX):
+            raise OptionError(
+                f"option 'rounds' must be a whole number 1-{ROUNDS_MAX} (one artifact per round),"
+                f" not {self.rounds!r}"
+            )
+        if not isinstance(self.remove_sprung_trap, bool):
+            raise OptionError(
+                "option 'remove_sprung_trap' must be true or false, "
+                f"not {self.remove_sprung_trap!r}"
+            )
+        if self.tie_break not in ("shared", "artifacts"):
+            raise OptionError(
+                f"option 'tie_break' must be 'shared' or 'artifacts', not {self.tie_break!r}"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Trap structures
+
+
+def trap_structure(in_game: int, flipped: int) -> Struct:
+    """The segments of the traps in the game (bit ``r-1`` for ♠r) not flipped this round."""
+    free = in_game & ~flipped
+    if free == 0:
+        return ()
+    if free == FULL_RING:
+        return ((RING, -1, -1),)
+    start = next(p for p in range(RING) if not free >> p & 1)
+    segments: list[Segment] = []
+    length = 0
+    left = 0
+    for step in range(1, RING + 1):
+        p = (start + step) % RING
+        if free >> p & 1:
+            if length == 0:
+                prev = (p - 1) % RING
+                left = 1 if flipped >> prev & 1 else 0
+            length += 1
+        elif length:
+            right = 1 if flipped >> p & 1 else 0
+            segments.append(_segment(length, left, right))
+            length = 0
+    if length:  # the run ends at the start position, which is not free
+        right = 1 if flipped >> start & 1 else 0
+        segments.append(_segment(length, left, right))
+    return tuple(sorted(segments))
+
+
+def _segment(length: int, a: int, b: int) -> Segment:
+    return (length, max(a, b), min(a, b))
+
+
+def struct_size(struct: Struct) -> int:
+    return sum(seg[0] for seg in struct)
+
+
+def struct_danger(struct: Struct) -> int:
+    """How many traps in the deck would spring if flipped now."""
+    total = 0
+    for length, a, b in struct:
+        if a < 0:
+            continue
+        total += (1 if a or b else 0) if length == 1 else a + b
+    return total
+
+
+def struct_moves(struct: Struct) -> tuple[tuple[int, Struct], ...]:
+    """Every safe trap flip as ``(number of such traps, structure after)``, merged."""
+    moves: dict[Struct, int] = {}
+    for index, (length, a, b) in enumerate(struct):
+        rest = struct[:index] + struct[index + 1:]
+        if a < 0:  # an intact ring: every flip is alike and safe
+            after = tuple(sorted((*rest, (length - 1, 1, 1)))) if length > 1 else rest
+            moves[after] = moves.get(after, 0) + length
+            continue
+        for i in range(1, length + 1):
+            if (i == 1 and a) or (i == length and b):
+                continue
+            parts = [seg for seg in ((i - 1, a, 1), (length - i, 1, b)) if seg[0] > 0]
+            after = tuple(sorted((*rest, *(_segment(*seg) for seg in parts))))
+            moves[after] = moves.get(after, 0) + 1
+    return tuple((w, st) for st, w in moves.items())
+
+
+# --------------------------------------------------------------------------------------------
+# The round's deck
+
+
+@dataclass(frozen=True)
+class RoundDeck:
+    """What a round's deck holds at its start: traps in the game (bit ``r-1`` for ♠r), the
+    count of each treasure class, and the artifacts (indices 0-4) in the deck."""
+
+    traps: int = FULL_RING
+    treasures: tuple[int, ...] = FULL_TREASURES
+    artifacts: tuple[int, ...] = (0,)
+
+    def cards(self) -> tuple[Card, ...]:
+        cards = [trap_card(r) for r in range(1, RING + 1) if self.traps >> (r - 1) & 1]
+        for cls, count in enumerate(self.treasures):
+            if cls == JOKER_CLASS:
+                cards.extend([Card("JK")] * count)
+            else:
+                cards.extend(Card(TREASURE_RANKS[cls], s) for s in ("d", "h")[:count])
+        cards.extend(artifact_card(i) for i in self.artifacts)
+        return tuple(cards)
+
+    def treasure_code(self) -> int:
+        return sum(c * p for c, p in zip(self.treasures, POW3, strict=True))
+
+    def artifact_values(self) -> tuple[int, ...]:
+        return tuple(ARTIFACT_VALUES[i] for i in self.artifacts)
+
+    def describe(self) -> str:
+        arts = " ".join(artifact_card(i).label for i in self.artifacts) or "none"
+        return (f"{bin(self.traps).count('1')} traps, {sum(self.treasures)} treasures, "
+                f"artifacts {arts}")
+
+
+@dataclass(frozen=True)
+class Flipped:
+    """Cards flipped this round, sorted by kind (after checking none sprang)."""
+
+    trap_mask: int
+    treasure_taken: tuple[int, ...]
+    artifacts: tuple[int, ...]
+    gems: int  # total treasure gems flipped
+    artifact_value: int
+
+
+def read_flips(deck: RoundDeck, flipped: Sequence[Card], *, check: bool = True) -> Flipped:
+    """Sort ``flipped`` by kind; with ``check``, first check it against ``deck`` (each card held
+    as often as flipped, no trap sprang).  The engine, which flips real cards, skips the check."""
+    if check:
+        Deck(deck.cards()).remove(flipped, what="Incan Gold deck this round")
+    mask = 0
+    taken = [0] * len(GEMS)
+    artifacts: list[int] = []
+    for card in flipped:
+        kind, index = classify(card)
+        if kind == "trap":
+            if check and springs(index, (r for r in range(1, RING + 1) if mask >> (r - 1) & 1)):
+                raise PositionError(
+                    f"trap {card.code} springs (a neighbouring trap was flipped before it): "
+                    f"the round is already over"
+                )
+            mask |= 1 << (index - 1)
+        elif kind == "treasure":
+            taken[index] += 1
+        else:
+            artifacts.append(index)
+    gems = sum(GEMS[i] * c for i, c in enumerate(taken))
+    return Flipped(mask, tuple(taken), tuple(artifacts), gems,
+                   sum(ARTIFACT_VALUES[i] for i in artifacts))
+
+
+# --------------------------------------------------------------------------------------------
+# Turn model (solo explorer)
+
+
+@dataclass(frozen=True)
+class IncanGoldTurnModel(TurnModel[IGState]):
+    """One round for a solo explorer.
+
+    States: ``("start", struct, tcode, amask, 0)`` before the first flip (only ``draw``),
+    ``("in", struct, tcode, amask, C)`` at a decision, ``("end", result, busted)`` terminal.
+    ``tcode`` is the treasures left in base 3, ``amask`` bit ``j`` = ``deck.artifacts[j]`` still
+    in the deck.  ``drawn`` are the cards flipped this round for :attr:`start`.
+    """
+
+    game = GAME
+    variant: IncanGoldVariant
+    deck: RoundDeck = RoundDeck()
+    drawn: tuple[Card, ...] = ()
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False,
+                                   compare=False, hash=False)
+
+    @property
+    def start(self) -> IGState:
+        flips = read_flips(self.deck, self.drawn)
+        return self.state_for(self.drawn, flips.gems + flips.artifact_value)
+
+    def state_for(self, flipped: Sequence[Card], take: int, *, check: bool = True) -> IGState:
+        """The state after ``flipped`` (this round, in order) where leaving now banks ``take``
+        (``check``: see :func:`read_flips`)."""
+        flips = read_flips(self.deck, flipped, check=check)
+        struct = trap_structure(self.deck.traps, flips.trap_mask)
+        tcode = sum((self.deck.treasures[i] - flips.treasure_taken[i]) * POW3[i]
+                    for i in range(len(GEMS)))
+        amask = 0
+        for j, art in enumerate(self.deck.artifacts):
+            if art not in flips.artifacts:
+                amask |= 1 << j
+        if not flipped:
+            return ("start", struct, tcode, amask, 0)
+        if not struct and not tcode and not amask:
+            return ("end", take, False)
+        return ("in", struct, tcode, amask, take)
+
+    # ---- cached pieces ------------------------------------------------------------------
+    def _treasure_info(self, tcode: int) -> tuple[int, int]:
+        key = ("t", tcode)
+        info = self._cache.get(key)
+        if info is None:
+            count = gems = 0
+            code = tcode
+            for g in GEMS:
+                c = code % 3
+                code //= 3
+                count += c
+                gems += c * g
+            info = (count, gems)
+            self._cache[key] = info
+        return info
+
+    def _artifact_info(self, amask: int) -> tuple[int, int]:
+        count = value = 0
+        for j, art in enumerate(self.deck.artifacts):
+            if amask >> j & 1:
+                count += 1
+                value += ARTIFACT_VALUES[art]
+        return count, value
+
+    def _struct_info(self, struct: Struct) -> tuple[int, int, tuple[tuple[int, Struct], ...]]:
+        key = ("s", struct)
+        info = self._cache.get(key)
+        if info is None:
+            info = (struct_size(struct), struct_danger(struct), struct_moves(struct))
+            self._cache[key] = info
+        return info
+
+    def deck_summary(self, state: IGState) -> tuple[int, int, int]:
+        """``(n, Σ, s)``: cards in the deck, gems plus artifact values in it, springing traps."""
+        _, struct, tcode, amask, _ = state
+        size, danger, _ = self._struct_info(struct)
+        t_count, t_gems = self._treasure_info(tcode)
+        a_count, a_value = self._artifact_info(amask)
+        return size + t_count + a_count, t_gems + a_value, danger
+
+    # ---- the MDP ------------------------------------------------------------------------
+    def actions(self, state: IGState) -> tuple[str, ...]:
+        kind = state[0]
+        if kind == "end":
+            return ()
+        return (DRAW,) if kind == "start" else (DRAW, STOP)
+
+    def _after(self, struct: Struct, tcode: int, amask: int, take: int) -> IGState:
+        if not struct and not tcode and not amask:
+            return ("end", take, False)
+        return ("in", struct, tcode, amask, take)
+
+    def transitions(self, state: IGState, action: str) -> list[tuple[int, IGState]]:
+        if state[0] == "end":
+            raise IllegalActionError("the round is over")
+        _, struct, tcode, amask, take = state
+        if action == STOP:
+            if state[0] == "start":
+                raise IllegalActionError("nobody can leave before the first card is flipped")
+            return [(1, ("end", take, False))]
+        if action != DRAW:
+            raise IllegalActionError(f"unknown Incan Gold action {action!r}")
+        out: list[tuple[int, IGState]] = []
+        code = tcode
+        for i, gems in enumerate(GEMS):
+            count = code % 3
+            code //= 3
+            if count:
+                out.append((count, self._after(struct, tcode - POW3[i], amask, take + gems)))
+        for j, art in enumerate(self.deck.artifacts):
+            if amask >> j & 1:
+                out.append((1, self._after(struct, tcode, amask & ~(1 << j),
+                                           take + ARTIFACT_VALUES[art])))
+        _, danger, moves = self._struct_info(struct)
+        if danger:
+            out.append((danger, ("end", 0, True)))
+        for weight, after in moves:
+            out.append((weight, self._after(after, tcode, amask, take)))
+        return out
+
+    def payoff(self, terminal: IGState) -> int:
+        return terminal[1]
+
+    def is_bust(self, terminal: IGState) -> bool:
+        return bool(terminal[2])
+
+    def turn_total(self, state: IGState) -> int:
+        return state[-1] if state[0] != "end" else state[1]
+
+    def stop_is_optimal(self, state: IGState) -> bool:
+        """Leaving is optimal once ``Σ ≤ s·C`` (proved in the module docstring)."""
+        if state[0] != "in":
+            return False
+        _, sigma, danger = self.deck_summary(state)
+        return sigma <= danger * state[4]
+
+    def describe(self, state: IGState) -> str:
+        if state[0] == "end":
+            if state[2]:
+                return "a trap sprang: the round is lost"
+            return f"left the temple with {state[1]}"
+        n, sigma, danger = self.deck_summary(state)
+        where = "round start" if state[0] == "start" else f"leaving now banks {state[4]}"
+        return (f"{where}; deck {n} cards ({danger} traps would spring, {sigma} gems and artifact"
+                f" value in it)")
+
+    def outcome_label(self, state: IGState, next_state: IGState) -> str:
+        if next_state[0] == "end" and next_state[2]:
+            return "trap springs"
+        if next_state[0] == "end":  # deck exhausted: find what was added
+            gain = next_state[1] - state[4]
+        else:
+            if next_state[2] != state[2]:
+                return f"treasure {next_state[4] - state[4]} gems"
+            if next_state[3] != state[3]:
+                return f"artifact worth {next_state[4] - state[4]}"
+            return "safe trap"
+        return f"last card (+{gain})"
+
+
+# --------------------------------------------------------------------------------------------
+# Several explorers (issue 4, item 4)
+
+
+@dataclass(frozen=True)
+class IncanGoldGroupModel(TurnModel[IGState]):
+    """One round for explorer 0 among 1-3 other explorers with stated threshold behaviour.
+
+    ``others[j]`` is the threshold ``T_j`` of other explorer ``j``: at every decision it leaves
+    if it carries at least ``T_j`` gems this round, else it stays.  Explorer 0's choice and the
+    others' are simultaneous: explorer 0's ``stop`` leaves together with the others who leave at
+    the same decision.  A treasure's gems are split equally among the explorers inside (the
+    remainder on the path); leavers split the path gems equally (the remainder stays); a lone
+    leaver takes every artifact on the path; if the deck runs out everyone inside leaves
+    together.  Once all others have left, explorer 0 is a solo explorer and the state becomes
+    the solo model's state (leaving then banks carried + path + artifacts).  The objective is
+    explorer 0's gems banked plus artifacts taken.
+
+    Everyone inside entered together and received the same shares, so all carry the same ``c``.
+    Group state ``("in", struct, tcode, amask, c, inside, path, arts)``: ``inside`` bit ``j`` =
+    other ``j`` still inside, ``path`` the path gems, ``arts`` the artifact value on the path;
+    ``("start", ...)`` before the first flip.
+
+    Pruning (each a proof that ``Q(stay) ≤ L``, what leaving now banks; no closure needed).
+    Alone: the solo rule (module docstring).  In company, let ``C' = c + path + arts``:
+
+    * *Solo domination.*  Take any continuation policy; it is a stopping time of the card
+      sequence, so it can be played by a solo explorer holding ``C'`` on the same cards.  On
+      every sequence the group result is at most the solo one (the solo explorer gets every gem
+      flipped, the whole path and every artifact; both get 0 on a trap).  So
+      ``Q(stay) ≤ Q_solo(draw; C')``.  If the solo state is in the stop set ``Σ ≤ s·C'``, every
+      non-springing successor is too (closure), where the solo value is its ``C``; hence
+      ``Q_solo(draw; C') = C' + (Σ - s·C')/n``, and ``L ≥`` that proves leaving optimal.
+    * *Crude bound.*  The next flip springs with probability ``s/n`` (result 0) and explorer 0
+      can never bank more than ``C' + Σ``, so ``Q(stay) ≤ (n - s)/n · (C' + Σ)``.
+    """
+
+    game = GAME
+    variant: IncanGoldVariant
+    others: tuple[int, ...] = (5,)
+    deck: RoundDeck = RoundDeck()
+    drawn: tuple[Card, ...] = ()
+    _solo: IncanGoldTurnModel = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.others) <= 3:
+            raise PositionError("the group model takes 1-3 other explorers (2-4 in all)")
+        if any(not isinstance(t, int) or t < 0 for t in self.others):
+            raise PositionError(f"thresholds of other explorers must be whole numbers ≥ 0, "
+                                f"not {self.others!r}")
+        object.__setattr__(self, "_solo", IncanGoldTurnModel(self.variant, self.deck))
+
+    @property
+    def start(self) -> IGState:
+        """Replays ``drawn`` with the others' stated behaviour and explorer 0 staying."""
+        read_flips(self.deck, self.drawn)
+        _, struct, tcode, amask, _ = self._solo.state_for((), 0)
+        full = (1 << len(self.others)) - 1
+        state: IGState = ("start", struct, tcode, amask, 0, full, 0, 0)
+        mask = 0
+        for k, card in enumerate(self.drawn):
+            if k:
+                state = self._others_decide(state)
+            kind, index = classify(card)
+            if kind == "trap":
+                mask |= 1 << (index - 1)
+            state = self._flip_card(state, kind, index, mask)
+        return state
+
+    def _flip_card(self, state: IGState, kind: str, index: int, trap_mask: int) -> IGState:
+        struct, tcode, amask = state[1:4]
+        gain = 0
+        if kind == "treasure":
+            tcode -= POW3[index]
+            gain = GEMS[index]
+        elif kind == "artifact":
+            amask &= ~(1 << self.deck.artifacts.index(index))
+        else:
+            struct = trap_structure(self.deck.traps, trap_mask)
+        if len(state) == 5:  # alone
+            value = ARTIFACT_VALUES[index] if kind == "artifact" else gain
+            return self._solo._after(struct, tcode, amask, state[4] + value)
+        _, _, _, _, c, inside, path, arts = state
+        if kind == "artifact":
+            arts += ARTIFACT_VALUES[index]
+        share, rem = divmod(gain, 1 + inside.bit_count())
+        return self._after(struct, tcode, amask, c + share, inside, path + rem, arts)
+
+    def _leavers(self, c: int, inside: int) -> int:
+        return sum(1 << j for j, t in enumerate(self.others) if inside >> j & 1 and c >= t)
+
+    def _others_decide(self, state: IGState) -> IGState:
+        """The others at their threshold leave while explorer 0 stays."""
+        if len(state) == 5:
+            return state
+        _, struct, tcode, amask, c, inside, path, arts = state
+        leavers = self._leavers(c, inside)
+        if not leavers:
+            return ("in", *state[1:])
+        path %= leavers.bit_count()
+        if leavers.bit_count() == 1:
+            arts = 0
+        inside &= ~leavers
+        if not inside:
+            return ("in", struct, tcode, amask, c + path + arts)
+        return ("in", struct, tcode, amask, c, inside, path, arts)
+
+    def leave_value(self, state: IGState) -> int:
+        """What explorer 0 banks by leaving now, with the others who leave at this decision."""
+        if len(state) == 5:
+            return state[4]
+        _, _, _, _, c, inside, path, arts = state
+        leavers = 1 + self._leavers(c, inside).bit_count()
+        return c + path // leavers + (arts if leavers == 1 else 0)
+
+    def _after(self, struct: Struct, tcode: int, amask: int, c: int, inside: int, path: int,
+               arts: int) -> IGState:
+        if not struct and not tcode and not amask:  # deck exhausted: everyone inside leaves
+            leavers = 1 + inside.bit_count()
+            return ("end", c + path // leavers + (arts if leavers == 1 else 0), False)
+        return ("in", struct, tcode, amask, c, inside, path, arts)
+
+    def actions(self, state: IGState) -> tuple[str, ...]:
+        if state[0] == "end":
+            return ()
+        return (DRAW,) if state[0] == "start" else (DRAW, STOP)
+
+    def transitions(self, state: IGState, action: str) -> list[tuple[int, IGState]]:
+        if state[0] == "end":
+            raise IllegalActionError("the round is over")
+        if action == STOP:
+            if state[0] == "start":
+                raise IllegalActionError("nobody can leave before the first card is flipped")
+            return [(1, ("end", self.leave_value(state), False))]
+        if action != DRAW:
+            raise IllegalActionError(f"unknown Incan Gold action {action!r}")
+        if state[0] == "in":
+            state = self._others_decide(state)
+        if len(state) == 5:
+            return self._solo.transitions(state, DRAW)
+        _, struct, tcode, amask, c, inside, path, arts = state
+        k = 1 + inside.bit_count()
+        out: list[tuple[int, IGState]] = []
+        code = tcode
+        for i, gems in enumerate(GEMS):
+            count = code % 3
+            code //= 3
+            if count:
+                share, rem = divmod(gems, k)
+                out.append((count, self._after(struct, tcode - POW3[i], amask, c + share,
+                                               inside, path + rem, arts)))
+        for j, art in enumerate(self.deck.artifacts):
+            if amask >> j & 1:
+                out.append((1, self._after(struct, tcode, amask & ~(1 << j), c, inside, path,
+                                           arts + ARTIFACT_VALUES[art])))
+        _, danger, moves = self._solo._struct_info(struct)
+        if danger:
+            out.append((danger, ("end", 0, True)))
+        for weight, after in moves:
+            out.append((weight, self._after(after, tcode, amask, c, inside, path, arts)))
+        return out
+
+    def payoff(self, terminal: IGState) -> int:
+        return terminal[1]
+
+    def is_bust(self, terminal: IGState) -> bool:
+        return bool(terminal[2])
+
+    def turn_total(self, state: IGState) -> int:
+        if state[0] == "end":
+            return state[1]
+        return self.leave_value(state) if state[0] == "in" else 0
+
+    def stop_is_optimal(self, state: IGState) -> bool:
+        """Alone: the solo rule; in company: the two bounds of the class docstring."""
+        if state[0] != "in":
+            return False
+        if len(state) == 5:
+            return self._solo.stop_is_optimal(state)
+        _, struct, tcode, amask, c, _, path, arts = state
+        n, sigma, danger = self._solo.deck_summary(("in", struct, tcode, amask, 0))
+        leave = self.leave_value(state)
+        alone = c + path + arts
+        if sigma <= danger * alone and n * leave >= n * alone + sigma - danger * alone:
+            return True
+        return (n - danger) * (alone + sigma) <= n * leave
+
+    def describe(self, state: IGState) -> str:
+        if state[0] == "end":
+            return "a trap sprang: the round is lost" if state[2] else f"left with {state[1]}"
+        if len(state) == 5:
+            return "alone: " + self._solo.describe(state)
+        _, _, _, _, c, inside, path, arts = state
+        who = ", ".join(f"T={t} " + ("inside" if inside >> j & 1 else "left")
+                        for j, t in enumerate(self.others))
+        return f"everyone inside carries {c}; others: {who}; path {path} gems, artifacts {arts}"
+
+
+def parse_others(text: str | Sequence[int] | None) -> tuple[int, ...]:
+    """``"5,10"`` → ``(5, 10)``: each other explorer's leaving threshold."""
+    if text is None:
+        return ()
+    if not isinstance(text, str):
+        return tuple(int(t) for t in text)
+    values = []
+    for token in text.replace(" ", ",").split(","):
+        if not token:
+            continue
+        if not token.isdigit():
+            raise PositionError(f"bad threshold {token!r} in others: write e.g. others=5,10")
+        values.append(int(token))
+    return tuple(values)
+
+
+# --------------------------------------------------------------------------------------------
+# Position factory
+
+
+def round_deck(variant: IncanGoldVariant, removed: Sequence[Card], round_no: int) -> RoundDeck:
+    """The deck of round ``round_no`` after ``removed`` left the game in earlier rounds."""
+    if not 1 <= round_no <= variant.rounds:
+        raise PositionError(f"round must be 1-{variant.rounds}, not {round_no}")
+    Deck(full_deck()).remove(removed, what="Incan Gold deck")
+    traps = FULL_RING
+    gone_artifacts = set()
+    for card in removed:
+        kind, index = classify(card)
+        if kind == "treasure":
+            raise PositionError(f"treasure {card.code} cannot have left the game: only traps "
+                                f"that sprang and flipped artifacts leave")
+        if kind == "trap":
+            traps &= ~(1 << (index - 1))
+        else:
+            if index + 1 >= round_no:
+                raise PositionError(
+                    f"artifact {card.code} joins in round {index + 1}: it cannot have left the "
+                    f"game before round {round_no}"
+                )
+            gone_artifacts.add(index)
+    traps_gone = RING - bin(traps).count("1")
+    if traps_gone and not variant.remove_sprung_trap:
+        raise PositionError("with remove_sprung_trap off no trap ever leaves the game")
+    if traps_gone > round_no - 1:
+        raise PositionError(
+            f"{traps_gone} traps removed, but at most one trap leaves per round "
+            f"({round_no - 1} before round {round_no})"
+        )
+    artifacts = tuple(i for i in range(round_no) if i not in gone_artifacts)
+    return RoundDeck(traps, FULL_TREASURES, artifacts)
+
+
+def infer_round(drawn: Sequence[Card], removed: Sequence[Card]) -> int:
+    """The earliest round consistent with the cards (the default of ``--round``)."""
+    round_no = 1
+    traps_gone = 0
+    for card in drawn:
+        kind, index = classify(card)
+        if kind == "artifact":
+            round_no = max(round_no, index + 1)
+    for card in removed:
+        kind, index = classify(card)
+        if kind == "artifact":
+            round_no = max(round_no, index + 2)
+        elif kind == "trap":
+            traps_gone += 1
+    return max(round_no, traps_gone + 1)
+
+
+def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card] | None = None,
+                        removed: str | Sequence[Card] | None = None, round: int | None = None,
+                        others: str | Sequence[int] | None = None,
+                        ) -> tuple[TurnModel[IGState], IGState]:
+    """A solo explorer's position (or, with ``others="5,10"``, explorer 0's among explorers
+    who leave once carrying 5 and 10 gems).  ``drawn``: cards flipped this round, in order;
+    ``removed``: cards out of the game from earlier rounds; ``round``: 1-5 (default: the
+    earliest round the cards allow)."""
+    flips = parse_cards(drawn)
+    gone = parse_cards(removed)
+    for card in (*flips, *gone):
+        classify(card)
+    round_no = infer_round(flips, gone) if round is None else round
+    if not isinstance(round_no, int) or not 1 <= round_no <= variant.rounds:
+        raise PositionError(f"round must be 1-{variant.rounds}, not {round_no}")
+    for card in flips:
+        kind, index = classify(card)
+        if kind == "artifact" and index + 1 > round_no:
+            raise PositionError(f"artifact {card.code} joins in round {index + 1}, after round "
+                                f"{round_no}")
+    deck = round_deck(variant, gone, round_no)
+    thresholds = parse_others(others)
+    model: TurnModel[IGState]
+    if thresholds:
+        model = IncanGoldGroupModel(variant, thresholds, deck, flips)
+    else:
+        model = IncanGoldTurnModel(variant, deck, flips)
+    return model, model.start
+
+
+# --------------------------------------------------------------------------------------------
+# Engine
+
+
+def _names(cards: Iterable[Card]) -> str:
+    return " ".join(c.label for c in cards) or "none"
+
+
+class IncanGoldEngine(Engine):
+    """A whole game of Incan Gold for 1-8 explorers (1 = solo).
+
+    ``deck`` is the round's face-down deck, next card first (tests may arrange it).  Phases:
+    ``"enter"`` (seat 0 flips the first card with ``draw``), ``"decide"`` (each explorer inside,
+    in seat order, chooses ``draw`` = stay or ``stop`` = leave; hidden until all have chosen),
+    ``"over"``.
+    """
+
+    game = GAME
+
+    def __init__(self, variant: IncanGoldVariant, players: int,
+                 rng: random.Random | int | None) -> None:
+        super().__init__(variant, players, rng)
+        self.variant: IncanGoldVariant = variant
+        self.round_no = 0
+        self.traps_in_game = FULL_RING
+        self.artifacts_in_game: list[int] = []  # indices added to the game and not yet flipped
+        self.removed: list[Card] = []
+        self.banked = [0] * players
+        self.artifacts_taken: list[list[Card]] = [[] for _ in range(players)]
+        self.deck: list[Card] = []
+        self.flipped: list[Card] = []
+        self.inside = [False] * players
+        self.carried = [0] * players
+        self.path_gems = 0
+        self.path_artifacts: list[Card] = []
+        self.decisions: dict[int, str] = {}
+        self.phase = "enter"
+        self.round_deck = RoundDeck()
+        self._start_round([])
+
+    # ---- state ------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        if self.phase == "decide":
+            return next(p for p in range(self.players)
+                        if self.inside[p] and p not in self.decisions)
+        return 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self) -> tuple[str, ...]:
+        if self.phase == "enter":
+            return (DRAW,)
+        if self.phase == "decide":
+            return (DRAW, STOP)
+        return ()
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.banked[p] + sum(card_value(c) for c in self.artifacts_taken[p])
+                     for p in range(self.players))
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.is_over:
+            return ()
+        scores = self.scores()
+        best = max(scores)
+        tied = [p for p in range(self.players) if scores[p] == best]
+        if self.variant.tie_break == "artifacts" and len(tied) > 1:
+            most = max(len(self.artifacts_taken[p]) for p in tied)
+            tied = [p for p in tied if len(self.artifacts_taken[p]) == most]
+        return tuple(tied)
+
+    # ---- rounds -----------------------------------------------------------------------
+    def _start_round(self, out: list[str]) -> None:
+        self.round_no += 1
+        self.artifacts_in_game.append(self.round_no - 1)
+        self.round_deck = RoundDeck(self.traps_in_game, FULL_TREASURES,
+                                    tuple(sorted(self.artifacts_in_game)))
+        self.deck = list(self.round_deck.cards())
+        self.rng.shuffle(self.deck)
+        self.flipped = []
+        self.inside = [True] * self.players
+        self.carried = [0] * self.players
+        self.path_gems = 0
+        self.path_artifacts = []
+        self.decisions = {}
+        self.phase = "enter"
+        self._say(f"Round {self.round_no} of {self.variant.rounds}: the deck holds "
+                  f"{len(self.deck)} cards ({self.round_deck.describe()}).", out)
+
+    def _end_round(self, out: list[str]) -> None:
+        for card in self.flipped:
+            kind, index = classify(card)
+            if kind == "artifact":
+                self.artifacts_in_game.remove(index)
+                self.removed.append(card)
+        self.inside = [False] * self.players
+        if self.round_no >= self.variant.rounds:
+            self.phase = "over"
+            scores = ", ".join(f"Player {p + 1} {s}" for p, s in enumerate(self.scores()))
+            self._say(f"Game over: {scores}. {self._winner_text()}", out)
+        else:
+            self._start_round(out)
+
+    def _winner_text(self) -> str:
+        won = self.winners()
+        names = " and ".join(f"Player {p + 1}" for p in won)
+        return f"{names} {'wins' if len(won) == 1 else 'share the win'}."
+
+    def _record(self, player: int, result: int, busted: bool, note: str) -> None:
+        self.turn_records.append(TurnRecord(player, result, busted, tuple(self.flipped), note))
+
+    # ---- actions ----------------------------------------------------------------------
+    def act(self, action: str) -> list[str]:
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"{action!r} is not legal now (legal: {', '.join(self.legal_actions()) or 'none'})"
+            )
+        out: list[str] = []
+        if self.phase == "enter":
+            self._say(f"The explorers enter the temple (round {self.round_no}).", out)
+            self._flip(out)
+            return out
+        player = self.current_player
+        self.decisions[player] = action
+        self._say(f"Player {player + 1} has decided.", out)
+        if all(self.decisions.get(p) for p in range(self.players) if self.inside[p]):
+            self._reveal(out)
+        return out
+
+    def _reveal(self, out: list[str]) -> None:
+        choices = ", ".join(
+            f"Player {p + 1} {'stays' if a == DRAW else 'leaves'}"
+            for p, a in sorted(self.decisions.items())
+        )
+        self._say(f"Decisions revealed: {choices}.", out)
+        leavers = [p for p, a in sorted(self.decisions.items()) if a == STOP]
+        self.decisions = {}
+        self._leave(leavers, out)
+        if any(self.inside):
+            self._flip(out)
+        else:
+            self._say("Nobody is inside: the round ends.", out)
+            self._end_round(out)
+
+    def _leave(self, leavers: list[int], out: list[str]) -> None:
+        if not leavers:
+            return
+        share, self.path_gems = divmod(self.path_gems, len(leavers))
+        taken: list[Card] = []
+        if len(leavers) == 1 and self.path_artifacts:
+            taken, self.path_artifacts = self.path_artifacts, []
+        for p in leavers:
+            gems = self.carried[p] + share
+            self.banked[p] += gems
+            self.artifacts_taken[p].extend(taken)
+            extra = f" and takes {_names(taken)}" if taken else ""
+            self._say(f"Player {p + 1} leaves with {gems} gems ({self.carried[p]} carried + "
+                      f"{share} from the path){extra}: banked {self.banked[p]}.", out)
+            self.carried[p] = 0
+            self.inside[p] = False
+            value = gems + sum(card_value(c) for c in taken)
+            self._record(p, value, False, f"left with {gems} gems" + extra)
+
+    def _flip(self, out: list[str]) -> None:
+        card = self.deck.pop(0)
+        inside = [p for p in range(self.players) if self.inside[p]]
+        kind, index = classify(card)
+        flipped_traps = [classify(c)[1] for c in self.flipped if classify(c)[0] == "trap"]
+        self.flipped.append(card)
+        if kind == "treasure":
+            share, rem = divmod(GEMS[index], len(inside))
+            for p in inside:
+                self.carried[p] += share
+            self.path_gems += rem
+            self._say(f"Flip {card.label}: {GEMS[index]} gems, {share} to each of {len(inside)} "
+                      f"inside, {rem} to the path (path {self.path_gems}).", out)
+        elif kind == "artifact":
+            self.path_artifacts.append(card)
+            self._say(f"Flip {card.label}: an artifact worth {ARTIFACT_VALUES[index]} is left "
+                      f"on the path.", out)
+        elif springs(index, flipped_traps):
+            self._say(f"Flip {card.label}: the trap springs! Everyone inside loses what they "
+                      f"carry.", out)
+            for p in inside:
+                self._record(p, 0, True, f"caught by {card.label}, lost {self.carried[p]}")
+                self.carried[p] = 0
+            if self.variant.remove_sprung_trap:
+                self.traps_in_game &= ~(1 << (index - 1))
+                self.removed.append(card)
+                self._say(f"{card.label} leaves the game.", out)
+            self._end_round(out)
+            return
+        else:
+            self._say(f"Flip {card.label}: a trap, but nothing happens yet.", out)
+        if not self.deck:
+            self._say("The deck is exhausted: everyone inside walks out together.", out)
+            self._leave(inside, out)
+            self._end_round(out)
+            return
+        self.phase = "decide"
+
+    # ---- views ------------------------------------------------------------------------
+    def take(self, player: int) -> int:
+        """What ``player`` would bank leaving alone now."""
+        return (self.carried[player] + self.path_gems
+                + sum(card_value(c) for c in self.path_artifacts))
+
+    def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
+        """The solo model of this round (built at its start, so solvers are reused) at the
+        current decider's state.  With several explorers this is a simplification: the decider
+        is modelled as alone from now on (every later gem its own, the path and artifacts its
+        own on leaving)."""
+        model = IncanGoldTurnModel(self.variant, self.round_deck)
+        if self.phase == "over":
+            raise PositionError("the game is over")
+        if self.phase == "enter":
+            return model, model.state_for((), 0)
+        return model, model.state_for(self.flipped, self.take(self.current_player), check=False)
+
+    def view(self) -> TableView:
+        current = self.current_player
+        lines = []
+        for p in range(self.players):
+            if self.phase == "decide" and self.inside[p]:
+                status = "decided" if p in self.decisions else "deciding"
+                where = f"inside ({status})"
+            elif self.phase == "enter":
+                where = "at the entrance"
+            else:
+                where = "left" if self.phase != "over" else "game over"
+            arts = _names(self.artifacts_taken[p])
+            lines.append((f"carrying {self.carried[p]}", where, f"banked {self.banked[p]} gems",
+                          f"artifacts: {arts}"))
+        finished = self._winner_text() if self.is_over else ""
+        traps = [c.label for c in self.flipped if c.suit == "s"]
+        return TableView(
+            scores=self.scores(),
+            current_player=current,
+            turn_cards=tuple(self.flipped),
+            turn_total=self.carried[current] if self.phase == "decide" else 0,
+            turn_lines=(f"Path: {self.path_gems} gems",
+                        f"Artifacts on the path: {_names(self.path_artifacts)}",
+                        f"Traps flipped this round: {' '.join(traps) or 'none'}"),
+            player_lines=tuple(lines),
+            draw_pile=len(self.deck),
+            discard_pile=len(self.removed),
+            round_text=f"Round {self.round_no} of {self.variant.rounds}",
+            finished_text=finished,
+        )
+
+    def action_label(self, action: str) -> str:
+        if self.phase == "enter" and action == DRAW:
+            return "Enter the temple"
+        return {DRAW: "Stay", STOP: "Leave"}.get(action, action)
+
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Incan Gold (standard deck)",
+    variant_cls=IncanGoldVariant,
+    engine_cls=IncanGoldEngine,
+    position=incan_gold_position,
+    min_players=1,
+    max_players=8,
+    presets={
+        "standard": IncanGoldVariant(),
+        "short": IncanGoldVariant(rounds=3),
+        "traps-stay": IncanGoldVariant(remove_sprung_trap=False),
+        "artifact-tiebreak": IncanGoldVariant(tie_break="artifacts"),
+    },
+    blurb="Explore a temple together; two neighbouring spades spring a trap. Stay or leave?",
+))
+
+__all__ = [
+    "IncanGoldEngine", "IncanGoldGroupModel", "IncanGoldTurnModel", "IncanGoldVariant",
+    "RoundDeck", "classify", "incan_gold_position",
+]

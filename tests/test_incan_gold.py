@@ -1,0 +1,445 @@
+"""Incan Gold: cards, the solo turn model (hand-computed fractions, trap ring, proved pruning),
+the position factory's errors, the engine (splits, remainders, artifacts, traps across rounds,
+five rounds, winners, options), the group model, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pushluck_teach.cards import CardError, parse_card, parse_cards
+from pushluck_teach.cli import main
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import DRAW, STOP, OptionError, PositionError
+from pushluck_teach.games.incan_gold import (
+    FULL_RING,
+    RING,
+    IncanGoldEngine,
+    IncanGoldGroupModel,
+    IncanGoldTurnModel,
+    IncanGoldVariant,
+    card_value,
+    classify,
+    incan_gold_position,
+    struct_danger,
+    struct_moves,
+    trap_structure,
+)
+from pushluck_teach.solve.turn import TurnSolver
+
+SPEC = get_game("incan-gold")
+V = IncanGoldVariant()
+
+
+def analyse(drawn: str | None = None, **kwargs: object):
+    model, state = incan_gold_position(V, drawn=drawn, **kwargs)
+    return TurnSolver(model, exact=True).analyse(state)
+
+
+def one_flip(drawn: str | None = None, **kwargs: object) -> tuple[Fraction, Fraction]:
+    """``(p_bust_next, ev_draw_once)`` from the solver's one-step query and, independently,
+    from the model's outcome weights (no full solve: fast in any round)."""
+    model, state = incan_gold_position(V, drawn=drawn, **kwargs)
+    pairs = model.transitions(state, DRAW)
+    total = sum(w for w, _ in pairs)
+    ev = sum(Fraction(w * model.turn_total(s), total) for w, s in pairs
+             if model.actions(s) or not model.is_bust(s))
+    p_bust = TurnSolver(model, exact=True).p_bust_next(state)
+    assert isinstance(p_bust, Fraction)
+    return p_bust, ev
+
+
+# ---- cards ----------------------------------------------------------------------------------
+
+
+def test_card_kinds_and_values() -> None:
+    assert classify(parse_card("As")) == ("trap", 1)
+    assert classify(parse_card("Ks")) == ("trap", 13)
+    assert card_value(parse_card("JK")) == 15
+    assert card_value(parse_card("Ah")) == 1
+    assert card_value(parse_card("Jd")) == 11
+    assert card_value(parse_card("Kh")) == 13
+    assert card_value(parse_card("Qh")) == 12
+    assert card_value(parse_card("Th")) == 10
+
+
+@pytest.mark.parametrize("token", ["2h", "2d", "4d", "Qd", "5c", "Ac"])
+def test_unused_cards_are_card_errors_naming_the_card(token: str) -> None:
+    with pytest.raises(CardError, match=token):
+        incan_gold_position(V, drawn=f"Kd {token}")
+
+
+# ---- hand-computed fractions ----------------------------------------------------------------
+
+
+def test_round_one_after_a_trap() -> None:
+    # 30 cards: 13 traps, 16 treasures (128 gems), artifact 4h.  After 5s: 29 left; 4s and 6s
+    # spring; one flip then leaving gains (128 + 4)/29 with nothing carried.
+    a = analyse("5s")
+    assert a.p_bust_next == Fraction(2, 29)
+    assert a.ev_stop == 0
+    assert a.ev_draw_once == Fraction(132, 29)
+    assert a.best_action == DRAW
+
+
+def test_trap_ranks_form_a_ring() -> None:
+    assert one_flip("As") == (Fraction(2, 29), Fraction(132, 29))  # Ks and 2s
+    # Ks then Js: Qs (next to both), As (next to K) and Ts (next to J): 3 of 28.
+    assert one_flip("Ks Js")[0] == Fraction(3, 28)
+    assert one_flip("Ks Jd Js 3h")[0] == Fraction(3, 26)
+    with pytest.raises(PositionError, match="springs"):
+        incan_gold_position(V, drawn="Ks Jd As")
+
+
+def test_treasures_then_one_flip() -> None:
+    a = analyse("Kd 7h")  # carry 20; 28 cards left with 108 gems and the 4-artifact; no danger
+    assert a.p_bust_next == 0
+    assert a.ev_stop == 20
+    assert a.ev_draw_once == 20 + Fraction(108 + 4, 28)
+    b = analyse("As Kd")  # carry 13; 2 of 28 spring: 13 + (115 + 4 - 2*13)/28
+    assert b.p_bust_next == Fraction(2, 28)
+    assert b.ev_draw_once == 13 + Fraction(93, 28)
+
+
+def test_round_start_only_draws() -> None:
+    model, state = incan_gold_position(V)
+    assert model.actions(state) == (DRAW,)
+    weights = model.transitions(state, DRAW)
+    assert sum(w for w, _ in weights) == 30
+
+
+def test_later_round_deck() -> None:
+    # Round 3 after 4h and 5s left the game: 12 traps, 16 treasures, artifacts 6h 8h = 30 cards.
+    # After 4s: 29 cards, only 3s springs (5s is gone).
+    assert one_flip("4s", removed="4h 5s", round=3) == (Fraction(1, 29), Fraction(142, 29))
+    # The round is inferred from the cards when not given: 8h flipped means round 3 at least.
+    model, _ = incan_gold_position(V, drawn="8h")
+    assert model.deck.artifacts == (0, 1, 2)
+
+
+# ---- the pruning is exact and the trap structures are right ---------------------------------
+
+
+@dataclass(frozen=True)
+class _Unpruned(IncanGoldTurnModel):
+    def stop_is_optimal(self, state):  # type: ignore[no-untyped-def]
+        return False
+
+
+def test_pruning_changes_nothing() -> None:
+    for drawn in ("As 3s 5s Kd Kh JK 9d", "7s Jd Jh 9s Kd 5h JK"):
+        model, state = incan_gold_position(V, drawn=drawn)
+        bare = _Unpruned(model.variant, model.deck, model.drawn)
+        pruned, full = TurnSolver(model, exact=True), TurnSolver(bare, exact=True)
+        assert pruned.value(state) == full.value(state)
+        assert pruned.best_action(state) == full.best_action(state)
+        assert pruned.states_solved() < full.states_solved()
+
+
+def test_leaving_is_optimal_once_the_deck_is_worth_less_than_the_risk() -> None:
+    model, state = incan_gold_position(V, drawn="Kd Kh JK JK Jd Jh 9d 9h As")
+    n, sigma, danger = model.deck_summary(state)
+    assert (n, sigma, danger, state[4]) == (21, 36, 2, 96)
+    assert model.stop_is_optimal(state)
+    assert TurnSolver(model).best_action(state) == STOP
+
+
+def _naive(in_game: int, flipped: int) -> tuple[int, dict[tuple, int]]:
+    """Springing traps and the structures after each safe flip, from the raw masks."""
+    danger = 0
+    moves: dict[tuple, int] = {}
+    for p in range(RING):
+        if not in_game >> p & 1 or flipped >> p & 1:
+            continue
+        if flipped >> ((p - 1) % RING) & 1 or flipped >> ((p + 1) % RING) & 1:
+            danger += 1
+        else:
+            after = trap_structure(in_game, flipped | 1 << p)
+            moves[after] = moves.get(after, 0) + 1
+    return danger, moves
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, FULL_RING), st.integers(0, FULL_RING))
+def test_trap_structures_match_the_ring(in_game: int, picks: int) -> None:
+    # Flipped traps: a subset of the traps in the game with no two neighbours.
+    flipped = 0
+    for p in range(RING):
+        if picks >> p & 1 and in_game >> p & 1 and not flipped >> ((p - 1) % RING) & 1 \
+                and not (p == RING - 1 and flipped & 1):
+            flipped |= 1 << p
+    struct = trap_structure(in_game, flipped)
+    danger, moves = _naive(in_game, flipped)
+    assert struct_danger(struct) == danger
+    assert dict((s, w) for w, s in struct_moves(struct)) == moves
+
+
+# ---- position factory errors ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"drawn": "6h", "round": 1}, "round 2"),
+    ({"removed": "Kd"}, "cannot have left"),
+    ({"removed": "4h", "round": 1}, "cannot have left"),
+    ({"removed": "5s 9s", "round": 2}, "at most one trap"),
+    ({"round": 6}, "round must be"),
+    ({"drawn": "5s 4s"}, "springs"),
+])
+def test_impossible_positions(kwargs: dict, message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        incan_gold_position(V, **kwargs)
+
+
+def test_card_flipped_twice_or_removed_and_flipped() -> None:
+    with pytest.raises(CardError, match="Kd"):
+        incan_gold_position(V, drawn="Kd Kd")
+    with pytest.raises(CardError, match="5s"):
+        incan_gold_position(V, drawn="5s", removed="5s", round=2)
+
+
+def test_variant_validation() -> None:
+    with pytest.raises(OptionError, match="rounds"):
+        IncanGoldVariant(rounds=6)
+    with pytest.raises(OptionError, match="tie_break"):
+        IncanGoldVariant(tie_break="coin")
+    with pytest.raises(OptionError, match="unknown option"):
+        IncanGoldVariant.from_options(["gems=3"])
+    with pytest.raises(PositionError, match="remove_sprung_trap"):
+        incan_gold_position(IncanGoldVariant(remove_sprung_trap=False), removed="5s", round=2)
+
+
+# ---- engine ---------------------------------------------------------------------------------
+
+
+def engine(players: int, deck: str, **options: object) -> IncanGoldEngine:
+    eng = SPEC.new_engine(IncanGoldVariant(**options), players=players, seed=1)
+    assert isinstance(eng, IncanGoldEngine)
+    eng.deck = list(parse_cards(deck))
+    return eng
+
+
+def play(eng: IncanGoldEngine, *actions: str) -> None:
+    for action in actions:
+        eng.act(action)
+
+
+def test_treasure_split_with_remainder_and_path_split() -> None:
+    eng = engine(3, "Kd 7h 5s As")
+    play(eng, DRAW)  # Kd: 13 gems, 4 each, 1 on the path
+    assert eng.carried == [4, 4, 4] and eng.path_gems == 1
+    play(eng, DRAW, DRAW, DRAW)  # all stay: 7h, 2 each, path 2
+    assert eng.carried == [6, 6, 6] and eng.path_gems == 2
+    play(eng, STOP, STOP, DRAW)  # two leave: path 2 split 1 each; then 5s flips
+    assert eng.banked[:2] == [7, 7] and eng.path_gems == 0
+    assert [r.result for r in eng.turn_records] == [7, 7]
+    assert eng.current_player == 2 and eng.carried[2] == 6
+
+
+def test_decisions_are_secret_until_all_have_chosen() -> None:
+    eng = engine(2, "Kd 7h 5s")
+    play(eng, DRAW, STOP)
+    assert eng.log[-1] == "Player 1 has decided."
+    assert "leaves" not in " ".join(eng.log)
+    assert eng.view().player_lines[0][1] == "inside (decided)"
+    play(eng, DRAW)
+    assert any("Player 1 leaves, Player 2 stays" in line for line in eng.log)
+
+
+def test_lone_leaver_takes_the_artifacts_two_leavers_do_not() -> None:
+    eng = engine(2, "4h Kd 3d")
+    play(eng, DRAW, STOP, DRAW)  # artifact on the path; player 1 leaves alone
+    assert [c.code for c in eng.artifacts_taken[0]] == ["4h"]
+    assert eng.turn_records[0].result == 4
+    eng2 = engine(2, "4h Kd 3d")
+    play(eng2, DRAW, STOP, STOP)  # both leave: nobody takes it, and it leaves the game
+    assert eng2.artifacts_taken == [[], []]
+    assert parse_card("4h") in eng2.removed and eng2.round_no == 2
+    assert 0 not in eng2.artifacts_in_game
+
+
+def test_unflipped_artifact_stays_for_the_next_round() -> None:
+    eng = engine(1, "5s 6s")
+    play(eng, DRAW, DRAW)  # 6s springs: round 1 lost, 6s leaves the game, 4h was never flipped
+    assert eng.turn_records[0].busted and eng.turn_records[0].result == 0
+    assert eng.round_no == 2 and eng.artifacts_in_game == [0, 1]
+    cards = {c.code for c in eng.deck}
+    assert {"4h", "6h", "5s"} <= cards and "6s" not in cards and len(eng.deck) == 12 + 16 + 2
+
+
+def test_traps_stay_with_the_option_off() -> None:
+    eng = engine(1, "5s 6s", remove_sprung_trap=False)
+    play(eng, DRAW, DRAW)
+    assert "6s" in {c.code for c in eng.deck} and len(eng.deck) == 13 + 16 + 2
+
+
+def test_trap_springs_on_everyone_inside() -> None:
+    eng = engine(3, "Kd 5s 4s")
+    play(eng, DRAW, STOP, DRAW, DRAW)  # P1 leaves with 4 + 1 path; 5s flips
+    play(eng, DRAW, DRAW)  # 4s springs on P2 and P3
+    results = [(r.player, r.result, r.busted) for r in eng.turn_records]
+    assert results == [(0, 5, False), (1, 0, True), (2, 0, True)]
+    assert eng.scores() == (5, 0, 0)
+
+
+def test_five_rounds_and_the_winner() -> None:
+    eng = engine(2, "Kd 5s 4s")
+    play(eng, DRAW, STOP, DRAW, DRAW)  # P1 banks 6 + 1 from the path; 4s springs on P2
+    for traps in ("9s 8s", "Js Qs", "2s 3s", "7s 6s"):
+        eng.deck = list(parse_cards(f"Kd {traps}"))
+        play(eng, DRAW, DRAW, DRAW, DRAW, DRAW)  # both stay: caught every round
+    assert eng.is_over and eng.round_no == 5 and len(eng.turn_records) == 10
+    assert eng.scores() == (7, 0) and eng.winners() == (0,)
+    assert eng.legal_actions() == ()
+    assert "Player 1 wins" in eng.log[-1]
+    assert {c.code for c in eng.removed} >= {"4s", "8s", "Qs", "3s", "6s"}
+
+
+def test_tie_break_by_artifacts() -> None:
+    # P1 takes 4h alone (4); P2 stays, flips Ah (1), 3d (3) and 5s, then leaves with 4 gems.
+    deck = "4h Ah 3d 5s 4s"
+    for tie_break, winners in (("shared", (0, 1)), ("artifacts", (0,))):
+        eng = engine(2, deck, rounds=1, tie_break=tie_break)
+        play(eng, DRAW, STOP, DRAW, DRAW, DRAW, STOP)
+        assert eng.scores() == (4, 4)
+        assert eng.winners() == winners
+
+
+def test_short_game_has_three_rounds() -> None:
+    eng = engine(1, "5s 6s", rounds=3)
+    for traps in ("9s Ts", "Js Qs", None):
+        play(eng, DRAW, DRAW)  # a trap, then its neighbour springs
+        if traps:
+            eng.deck = list(parse_cards(traps))
+    assert eng.is_over and eng.round_no == 3 and len(eng.turn_records) == 3
+
+
+def test_turn_position_matches_the_factory_and_labels() -> None:
+    eng = engine(1, "Kd 5s 7h 9d")
+    assert eng.action_label(DRAW) == "Enter the temple"
+    model, state = eng.turn_position()
+    assert model.actions(state) == (DRAW,)
+    play(eng, DRAW, DRAW, DRAW)
+    model, state = eng.turn_position()
+    ref_model, ref_state = incan_gold_position(V, drawn="Kd 5s 7h")
+    assert state == ref_state and model.deck == ref_model.deck
+    assert (eng.action_label(DRAW), eng.action_label(STOP)) == ("Stay", "Leave")
+    view = eng.view()
+    assert [c.code for c in view.turn_cards] == ["Kd", "5s", "7h"]
+    assert view.turn_total == 20 and view.draw_pile == 1
+    assert view.round_text == "Round 1 of 5"
+
+
+def test_deck_running_out_everyone_walks_out() -> None:
+    eng = engine(2, "Kd")  # a hand-made one-card deck
+    play(eng, DRAW)
+    assert [r.result for r in eng.turn_records] == [6, 6]
+    assert eng.round_no == 2 and eng.banked == [6, 6]
+
+
+# ---- several explorers ----------------------------------------------------------------------
+
+
+def test_group_model_shares_and_leaving_together() -> None:
+    # One other explorer who never leaves: after Kd both carry 6, 1 gem on the path.
+    model, state = incan_gold_position(V, drawn="Kd", others="1000")
+    assert isinstance(model, IncanGoldGroupModel)
+    assert model.leave_value(state) == 7  # 6 carried + the path, alone
+    # One other who leaves at once: leaving together splits the path 1 -> 0 each.
+    model, state = incan_gold_position(V, drawn="Kd", others="0")
+    assert model.leave_value(state) == 6
+    # Then it has left: the next decision is a solo one carrying 6 (the path went to it).
+    model, state = incan_gold_position(V, drawn="Kd 3d", others="0")
+    assert state == ("in", *state[1:4], 9)
+
+
+@dataclass(frozen=True)
+class _UnprunedGroup(IncanGoldGroupModel):
+    def stop_is_optimal(self, state):  # type: ignore[no-untyped-def]
+        return False
+
+
+def test_group_model_is_exact_deep_in_a_round() -> None:
+    model, state = incan_gold_position(V, drawn="Kd Kh JK As 5s 9s", others="20,40")
+    fast, exact = TurnSolver(model), TurnSolver(model, exact=True)
+    a, b = fast.analyse(state), exact.analyse(state)
+    assert a.ev_optimal == pytest.approx(float(b.ev_optimal), abs=1e-9)
+    assert b.p_bust_next == Fraction(6, 24)  # Ks 2s 4s 6s 8s Ts of 24 cards
+    # Everyone carries 4 + 4 + 5 = 13 (< 20: the others stay); path 1 + 1 + 0; leaving alone.
+    assert b.ev_stop == 15 and b.best_action == STOP
+
+
+def test_group_pruning_changes_nothing() -> None:
+    for drawn, others in (("Kd Kh JK JK Jd As 5s 9s Js", "12,40"), ("Kd JK Jh As 5s 9s Js", "0")):
+        model, state = incan_gold_position(V, drawn=drawn, others=others)
+        assert isinstance(model, IncanGoldGroupModel)
+        bare = _UnprunedGroup(model.variant, model.others, model.deck, model.drawn)
+        pruned, full = TurnSolver(model, exact=True), TurnSolver(bare, exact=True)
+        assert pruned.value(state) == full.value(state)
+        assert pruned.best_action(state) == full.best_action(state)
+
+
+def test_group_thresholds_are_validated() -> None:
+    with pytest.raises(PositionError, match="threshold"):
+        incan_gold_position(V, others="5,x")
+    with pytest.raises(PositionError, match="1-3 other"):
+        incan_gold_position(V, others="1,2,3,4")
+
+
+# ---- CLI ------------------------------------------------------------------------------------
+
+
+def test_cli_json_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "incan-gold", "--drawn", "5♠", "--json", "--exact"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["p_bust_next_exact"] == "2/29"
+    assert out["ev_stop_exact"] == "0/1"
+    assert out["ev_draw_once_exact"] == "132/29"
+    assert out["best_action"] == "draw"
+
+
+def test_cli_round_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    # Round 3 after 4h and 5s left: 30 cards; 7 flipped, 23 left, only 3s springs; carrying 78
+    # with 64 left in the deck (50 gems, 6h, 8h) and one springing trap: leave.
+    argv = ["odds", "incan-gold", "--drawn", "4s Kd Kh JK JK Jd Jh", "--removed", "4h 5s",
+            "--round", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "1/23" in out and "Incan Gold" in out and "stop" in out
+
+
+def test_cli_round_start_has_no_stop(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "incan-gold", "--drawn", "Kd Kh JK JK Jd Jh 9d 9h As", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["best_action"] == "stop" and out["ev_stop"] == 96.0
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--drawn", "2h"], "2h"),
+    (["--drawn", "5s 6s"], "springs"),
+    (["--drawn", "Qh", "--round", "2"], "round 5"),
+    (["--allies", "2"], "--allies"),
+    (["--option", "rounds=9"], "rounds"),
+])
+def test_cli_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                         needle: str) -> None:
+    assert main(["odds", "incan-gold", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err
+
+
+# ---- simulation agreement -------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_optimal_round_matches_simulation_of_the_engine() -> None:
+    from pushluck_teach.sim import OptimalTurnBot, simulate_turns
+
+    model, state = SPEC.position(V)
+    ev = TurnSolver(model).value(state)
+    result = simulate_turns(SPEC, OptimalTurnBot(), 20_000, 2024, players=1)
+    assert result.within(ev, 4.0), (ev, result.mean, result.stderr)
