@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds.set_defaults(handler=odds_command)
 
     solve = sub.add_parser("solve", help="the whole game: chance to win, or turns to the goal")
-    solve.add_argument("game", help="a game with a whole-game solver (pig)")
+    solve.add_argument("game", help="a game with a whole-game solver (pig, captain-seven)")
     solve.add_argument("--target", type=int, help="the score to reach (the target option)")
     solve.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",

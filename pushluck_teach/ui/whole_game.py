@@ -320,3 +320,72 @@ def answer_reveal(answer_html: str, *, label: str = "Show the answer") -> Any:
 
     button.on_click(reveal)
     return widgets.VBox([button, shown])
+
+
+# --------------------------------------------------------------------------------------------
+# Captain Seven's rules of thumb and the solo modes (additive)
+
+
+def threshold_rule_chart(thresholds: Sequence[int], chances: dict[str, Sequence[float]], *,
+                         reference: float = 0.5,
+                         title: str = "Fixed rules against the optimal player (both seats)",
+                         widget: bool = False) -> go.Figure:
+    """One line per kind of rule (``{"threshold": [...], "chase": [...]}``): each rule's chance
+    to win against the optimal player at each threshold ``T``; the dotted line is what the
+    optimal player gets against itself (1/2).  Lines differ in dash and marker, not only in
+    colour."""
+    colours = [ROLL_COLOUR, HOLD_COLOUR, OKABE_ITO["bluish_green"], OKABE_ITO["vermillion"]]
+    dashes = ["solid", "dash", "dot", "dashdot"]
+    symbols = ["circle", "square", "diamond", "triangle-up"]
+    traces = []
+    for i, (name, values) in enumerate(chances.items()):
+        traces.append(go.Scatter(
+            x=list(thresholds), y=[float(v) for v in values], mode="lines+markers", name=name,
+            line={"color": colours[i % 4], "width": 3, "dash": dashes[i % 4]},
+            marker={"symbol": symbols[i % 4]},
+            hovertemplate=f"{name}:%{{x}} → %{{y:.4f}}<extra></extra>",
+        ))
+    layout: dict[str, Any] = {
+        "title": {"text": title}, "width": 640, "height": 380,
+        "xaxis": {"title": {"text": "threshold T (stash once the turn total reaches T)"}},
+        "yaxis": {"title": {"text": "chance to win"}, "tickformat": ".0%"},
+        "legend": {"orientation": "h", "y": -0.25},
+        "shapes": [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": reference,
+                    "y1": reference, "line": {"color": REFERENCE_COLOUR, "dash": "dot"}}],
+    }
+    return _figure(traces, layout, widget)
+
+
+def solo_distribution_chart(scores: Sequence[int], probabilities: Sequence[float],
+                            sim_scores: Sequence[int] | None = None,
+                            sim_probabilities: Sequence[float] | None = None, *,
+                            mean: float | None = None, sim_mean: float | None = None,
+                            model_label: str = "model (exact)",
+                            sim_label: str = "real game (simulated)",
+                            title: str = "Final score", widget: bool = False) -> go.Figure:
+    """The final-score distribution: bars for the model (``data[0]``), and markers for the
+    simulated real game (``data[1]``, when given); dashed/dotted lines mark the means."""
+    traces = [go.Bar(x=list(scores), y=[float(p) for p in probabilities], name=model_label,
+                     marker={"color": ROLL_COLOUR},
+                     hovertemplate="score %{x}: %{y:.5f}<extra>model</extra>")]
+    if sim_scores is not None and sim_probabilities is not None:
+        traces.append(go.Scatter(
+            x=list(sim_scores), y=[float(p) for p in sim_probabilities], mode="markers",
+            name=sim_label, marker={"color": HOLD_COLOUR, "symbol": "diamond", "size": 7},
+            hovertemplate="score %{x}: %{y:.5f}<extra>simulated</extra>"))
+    shapes, notes = [], []
+    for value, colour, dash, label in ((mean, REFERENCE_COLOUR, "dash", "model mean"),
+                                       (sim_mean, HOLD_COLOUR, "dot", "simulated mean")):
+        if value is None:
+            continue
+        shapes.append({"type": "line", "x0": value, "x1": value, "yref": "paper", "y0": 0,
+                       "y1": 1, "line": {"color": colour, "dash": dash, "width": 2}})
+        notes.append({"x": value, "y": 1.0 if not notes else 0.92, "yref": "paper",
+                      "showarrow": False, "xanchor": "left",
+                      "text": f"{label} {value:.1f}"})
+    return _figure(traces, {
+        "title": {"text": title}, "width": 680, "height": 380, "bargap": 0.05,
+        "xaxis": {"title": {"text": "final score"}},
+        "yaxis": {"title": {"text": "probability"}},
+        "legend": {"orientation": "h", "y": -0.22}, "shapes": shapes, "annotations": notes,
+    }, widget)

@@ -23,6 +23,7 @@ from pushluck_teach.games.base import RulesError, Variant
 #: game name -> module defining ``SOLVER``.  Register a new whole-game solver here.
 SOLVER_MODULES = MappingProxyType({
     "pig": "pushluck_teach.solve.whole_game.pig",
+    "captain-seven": "pushluck_teach.solve.whole_game.captain_seven",
 })
 
 
