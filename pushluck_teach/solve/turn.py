@@ -325,10 +325,12 @@ class TurnSolver(Generic[S]):
         return self._run(compute)
 
     # ---- distributions --------------------------------------------------------------------
-    def distribution(self, state: S | None = None, policy: Policy | None = None
-                     ) -> dict[Number, Number]:
+    def distribution(self, state: S | None = None, policy: Policy | None = None, *,
+                     max_states: int | None = None) -> dict[Number, Number]:
         """The distribution of this turn's result (``payoff``) from ``state`` under ``policy``
-        (default: optimal), as ``{result: probability}`` sorted by result."""
+        (default: optimal), as ``{result: probability}`` sorted by result.  With ``max_states``
+        a :class:`PositionError` is raised once more states than that are reachable (a caller
+        with a time budget, such as a live chart, can then skip it)."""
         state = self.model.start if state is None else state
         choose = policy or self.best_action
         model = self.model
@@ -345,6 +347,8 @@ class TurnSolver(Generic[S]):
             if node in seen:
                 continue
             seen.add(node)
+            if max_states is not None and len(seen) > max_states:
+                raise PositionError(f"more than {max_states} states are reachable from here")
             stack.append((node, True))
             if model.actions(node):
                 pairs = tuple(model.transitions(node, choose(node)))

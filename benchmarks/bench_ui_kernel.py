@@ -1,0 +1,99 @@
+"""Kernel-side timing of the game tables: click → charts updated, for every registered game.
+
+For each game a table is built (one human seat, the rest optimal-turn bots) with a fixed seed,
+and the human's buttons are clicked as the optimal policy says until the game ends (or
+``max_clicks``).  Per click it records the synchronous handler time (engine action, bot moves,
+three charts, the headline with the exact ``p_bust_next``) and the time until the fourth chart
+(the outcome distributions, computed in a worker thread) is updated.  The target is ≤ 150 ms
+in the kernel.  Run: ``.venv/bin/python benchmarks/bench_ui_kernel.py [game ...]``.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from pushluck_teach.games import all_games, get_game
+from pushluck_teach.sim.bots import make_bot
+from pushluck_teach.ui import GameTable
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    ordered = sorted(values)
+    return {
+        "n": len(ordered),
+        "median_ms": round(statistics.median(ordered), 1),
+        "p90_ms": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], 1),
+        "max_ms": round(ordered[-1], 1),
+    }
+
+
+def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120) -> dict[str, Any]:
+    """Play one game through its table and time every click."""
+    spec = get_game(name)
+    players = max(2, spec.min_players) if spec.max_players >= 2 else 1
+    seats = ("human",) + ("optimal",) * (players - 1)
+    started = time.perf_counter()
+    table = GameTable(name, seats=seats, seed=seed)
+    table.panel.wait(timeout=600)
+    build_ms = 1000 * (time.perf_counter() - started)
+    chooser = make_bot("optimal")
+    click_ms: list[float] = []
+    with_dist_ms: list[float] = []
+    dist_ms: list[float] = []
+    errors = 0
+    skipped = 0
+    clicks = 0
+    while table.engine is not None and not table.engine.is_over and clicks < max_clicks:
+        action = chooser.choose(table.engine)
+        button = table.action_buttons[action]
+        started = time.perf_counter()
+        button.click()
+        click_ms.append(1000 * (time.perf_counter() - started))
+        table.panel.wait(timeout=600)
+        with_dist_ms.append(1000 * (time.perf_counter() - started))
+        if "Not drawn yet" in table.panel.text_dist.value:
+            skipped += 1
+        else:
+            dist_ms.append(table.panel.last_distribution_ms)
+        errors += table._message_is_error
+        clicks += 1
+    return {
+        "game": name,
+        "build_ms": round(build_ms, 1),
+        "clicks": clicks,
+        "errors": errors,
+        "finished": bool(table.engine is not None and table.engine.is_over),
+        "click_to_three_charts": _summary(click_ms),
+        "click_to_all_four_charts": _summary(with_dist_ms),
+        "distribution_only": _summary(dist_ms),
+        "distributions_skipped_too_many_states": skipped,
+    }
+
+
+def bench(games: list[str] | None = None, *, seed: int = 7, max_clicks: int = 120,
+          report: bool = False) -> dict[str, Any]:
+    """Timings for every game (or the named ones), keyed by game name."""
+    names = games or [spec.name for spec in all_games()]
+    results = {}
+    for name in names:
+        results[name] = row = bench_game(name, seed=seed, max_clicks=max_clicks)
+        if report:
+            print(f"{name}: {json.dumps({k: v for k, v in row.items() if k != 'game'})}",
+                  flush=True)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    bench(args or None, report=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,456 @@
+"""The live analysis panel: four exact charts of the current decision, updated after every card.
+
+:func:`analyse_position` asks the one generic solver (:mod:`pushluck_teach.solve.turn`) about a
+turn position ``(model, state)``; :class:`AnalysisPanel` shows the answer in four Plotly
+``FigureWidget`` objects built once and then updated in place (see
+:mod:`pushluck_teach.ui.figures`), each with its numbers as text beside it.
+
+Number modes.  Probabilities of the next draw, ``p_bust_next`` and (by default) the expected
+values are computed with the exact solver and shown as fractions; the two outcome distributions
+use the float solver (their fractions have unwieldy denominators, and they are only drawn and
+listed as decimals).  Solvers are memoised per turn model
+(:func:`pushluck_teach.sim.bots.cached_solver`), so a click usually re-reads cached values.
+
+What the model knows.  The position comes from ``Engine.turn_position()``: the turn as the
+player to move knows it (this turn's cards, and whatever else the game's model counts as known,
+such as a discard pile).  The charts describe *this turn's* result only, not the whole game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable, Hashable
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+from traitlets import Bool, Enum, Float, Int, Unicode, observe
+
+from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.sim.bots import cached_solver
+from pushluck_teach.ui import figures as F
+from pushluck_teach.ui.theme import STYLESHEET
+
+COACH_MODES = ("off", "after", "always")
+Number = Fraction | float | int
+
+
+@dataclass(frozen=True)
+class PositionNumbers:
+    """Everything the panel shows about one decision, straight from the solver."""
+
+    p_bust: Number | None
+    outcomes: tuple[F.OutcomeBar, ...]
+    choices: tuple[F.ChoiceBar, ...]
+    best_action: str
+    best_label: str
+    best_key: str
+    ev_optimal: Number
+    turn_total: Number
+    dist_optimal: dict[Number, Number] = field(default_factory=dict)
+    dist_threshold: dict[Number, Number] = field(default_factory=dict)
+    threshold: int = 0
+    description: str = ""
+    exact_values: bool = True
+
+
+def _default_label(action: str) -> str:
+    return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
+
+
+def threshold_distribution(model: TurnModel[Any], state: Any, threshold: int, *,
+                           max_states: int | None = None) -> dict[Number, Number]:
+    """This turn's result distribution when stopping once the turn total reaches ``threshold``."""
+    solver = cached_solver(model, False)
+    return solver.distribution(state, solver.threshold_policy(threshold), max_states=max_states)
+
+
+def turn_distributions(model: TurnModel[Any], state: Any, threshold: int, *,
+                       max_states: int | None = None
+                       ) -> tuple[dict[Number, Number], dict[Number, Number]]:
+    """This turn's result distribution from ``state``: optimal play, and stop at ``threshold``
+    (float solver: a forward pass of probability mass over the policy's reachable states;
+    PositionError when more than ``max_states`` states are reachable)."""
+    optimal = cached_solver(model, False).distribution(state, max_states=max_states)
+    return optimal, threshold_distribution(model, state, threshold, max_states=max_states)
+
+
+def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
+                     action_label: Callable[[str], str] | None = None,
+                     exact_values: bool | None = None, exact_state_limit: int = 20_000,
+                     distributions: bool = True) -> PositionNumbers:
+    """The solver's numbers for a decision state (raises PositionError for a finished turn).
+
+    Probabilities (``p_bust_next``, every outcome of the next draw) are always exact.  Expected
+    values are exact when ``exact_values`` is True, floats when False, and with None exact only
+    when the float solver needed at most ``exact_state_limit`` states for this turn (an exact
+    solve of a big turn costs seconds; the CLI's ``--exact`` gives those fractions).
+    ``distributions=False`` leaves the two distributions empty (the panel computes them
+    separately, off the click's critical path).
+    """
+    label = action_label or _default_label
+    actions = model.actions(state)
+    if not actions:
+        raise PositionError("the turn is over: nothing to analyse")
+    floats = cached_solver(model, False)
+    analysis = floats.analyse(state)
+    if exact_values is None:
+        exact_values = floats.states_solved() <= exact_state_limit
+    exact = cached_solver(model, True)
+    if exact_values:
+        analysis = exact.analyse(state)
+    outcomes = tuple(
+        F.OutcomeBar(o.label, o.probability, o.busted, o.total_after)
+        for o in exact.next_outcomes(state)
+    )
+    p_bust = exact.p_bust_next(state)
+    choices = [
+        F.ChoiceBar("stop", f"stop now ({label(STOP)})", analysis.ev_stop),
+        F.ChoiceBar("draw_once", f"{label(DRAW)} once, then stop", analysis.ev_draw_once),
+        F.ChoiceBar("optimal", "optimal play", analysis.ev_optimal),
+    ]
+    choices.extend(
+        F.ChoiceBar(f"action:{a}", label(a), analysis.action_values[a])
+        for a in actions if a not in (DRAW, STOP)
+    )
+    best = analysis.best_action
+    best_key = {STOP: "stop", DRAW: "optimal"}.get(best, f"action:{best}")
+    dist_optimal: dict[Number, Number] = {}
+    dist_threshold: dict[Number, Number] = {}
+    if distributions:
+        dist_optimal, dist_threshold = turn_distributions(model, state, threshold)
+    return PositionNumbers(
+        p_bust=p_bust,
+        outcomes=outcomes,
+        choices=tuple(choices),
+        best_action=best,
+        best_label=label(best),
+        best_key=best_key,
+        ev_optimal=analysis.ev_optimal,
+        turn_total=analysis.turn_total,
+        dist_optimal=dist_optimal,
+        dist_threshold=dist_threshold,
+        threshold=threshold,
+        description=model.describe(state),
+        exact_values=bool(exact_values),
+    )
+
+
+def p_bust_span(p_bust: Number | None) -> str:
+    """The DOM hook the browser test reads: the exact ``p_bust_next`` as ``data-exact``."""
+    exact = F.fraction_text(p_bust)
+    shown = F.probability_text(p_bust) if p_bust is not None else "n/a (drawing is not legal)"
+    return f'<span class="pushluck-p-bust" data-exact="{exact}">{escape(shown)}</span>'
+
+
+class AnalysisPanel(widgets.VBox):
+    """Four exact charts of one decision, updated in place.
+
+    Public traits: ``coach`` ("off" hides the panel; "after" and "always" show it — which
+    position is shown is the table's choice), ``threshold`` (T of the threshold policy),
+    ``exact_values`` ("auto": exact expected values for turns of at most ``exact_state_limit``
+    states, else floats; probabilities are always exact), ``background`` (compute the outcome
+    distributions in a worker thread so a click returns at once; the chart follows when ready),
+    ``distribution_state_limit`` (the distributions are skipped, with a note, while more states
+    than this are reachable: early in an Incan Gold round, say), ``p_bust_exact`` (the fraction
+    in the ``pushluck-p-bust`` span), ``last_update_ms`` (kernel time of the last click's
+    synchronous update) and ``last_distribution_ms``.
+    """
+
+    coach = Enum(COACH_MODES, default_value="always")
+    threshold = Int(20)
+    exact_values = Enum(("auto", "exact", "float"), default_value="auto")
+    exact_state_limit = Int(5_000)
+    background = Bool(True)
+    distribution_state_limit = Int(30_000)
+    p_bust_exact = Unicode("n/a")
+    last_update_ms = Float(0.0)
+    last_distribution_ms = Float(0.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The solver raises the recursion limit while it recurses; raising it once here keeps
+        # the worker thread and the kernel thread from resetting it under each other.
+        if sys.getrecursionlimit() < 20_000:
+            sys.setrecursionlimit(20_000)
+        self.add_class("pushluck-analysis")
+        self.fig_next = F.make_next_card_figure()
+        self.fig_bust = F.make_bust_line_figure()
+        self.fig_choice = F.make_choice_figure()
+        self.fig_dist = F.make_distribution_figure()
+        self.text_next = widgets.HTML()
+        self.text_bust = widgets.HTML()
+        self.text_choice = widgets.HTML()
+        self.text_dist = widgets.HTML()
+        self.headline = widgets.HTML()
+        self.threshold_slider = widgets.IntSlider(
+            value=self.threshold, min=0, max=60, step=1, continuous_update=False,
+            description="Stop at T =", style={"description_width": "initial"},
+            layout=widgets.Layout(width="420px"),
+        )
+        widgets.link((self.threshold_slider, "value"), (self, "threshold"))
+        self._model: TurnModel[Any] | None = None
+        self._state: Any = None
+        self._label: Callable[[str], str] = _default_label
+        self._turn_key: Hashable = None
+        self._history: list[tuple[str, Number | None]] = []
+        self._history_states: list[Any] = []
+        self._generation = 0
+        self._dist_lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._future: Future[Any] | None = None
+
+        self._holders: dict[int, widgets.Box] = {}
+
+        def cell(fig: widgets.DOMWidget, text: widgets.HTML, *extra: widgets.Widget
+                 ) -> widgets.VBox:
+            holder = widgets.Box([fig], layout=widgets.Layout(min_height=f"{F.FIGURE_HEIGHT}px"))
+            self._holders[id(fig)] = holder
+            return widgets.VBox([holder, *extra, text],
+                                layout=widgets.Layout(width="490px", margin="4px"))
+
+        grid = widgets.HBox(
+            [cell(self.fig_next, self.text_next), cell(self.fig_bust, self.text_bust),
+             cell(self.fig_choice, self.text_choice),
+             cell(self.fig_dist, self.text_dist, self.threshold_slider)],
+            layout=widgets.Layout(flex_flow="row wrap"),
+        )
+        self.children = [widgets.HTML(STYLESHEET), self.headline, grid]
+        self.show_nothing("No decision to analyse yet.")
+        self._apply_coach()
+
+    # ---- visibility -----------------------------------------------------------------------
+    @observe("coach")
+    def _coach_changed(self, _change: Any) -> None:
+        self._apply_coach()
+
+    def _apply_coach(self) -> None:
+        self.layout.display = "none" if self.coach == "off" else None
+
+    @property
+    def figures(self) -> tuple[Any, ...]:
+        return (self.fig_next, self.fig_bust, self.fig_choice, self.fig_dist)
+
+    # ---- updates --------------------------------------------------------------------------
+    def reset_turn(self) -> None:
+        """Forget this turn's bust-risk history (a new game)."""
+        self._turn_key = None
+        self._history = []
+        self._history_states = []
+
+    def show_nothing(self, text: str) -> None:
+        """Empty charts and a one-line explanation (game over, a bot to move, coach waiting)."""
+        self._generation += 1
+        self._model = None
+        self._state = None
+        self.p_bust_exact = "n/a"
+        self.headline.value = (f"<div class='pushluck-headline'>{escape(text)} "
+                               f"{p_bust_span(None)}</div>")
+        F.update_next_card(self.fig_next, (), None)
+        F.update_bust_line(self.fig_bust, self._history)
+        F.update_choice(self.fig_choice, (), None, "Value of the choice")
+        self._publish(self.fig_next, self.fig_bust, self.fig_choice)
+        with self._dist_lock:
+            F.update_distribution(self.fig_dist, {}, {}, self.threshold)
+            self._publish(self.fig_dist)
+        for text_widget in (self.text_next, self.text_choice, self.text_dist):
+            text_widget.value = ""
+        self.text_bust.value = F.bust_line_html(self._history) if self._history else ""
+
+    def show(self, model: TurnModel[Any], state: Any, *, turn_key: Hashable = None,
+             who: str = "", step_label: str | None = None, decided: str | None = None,
+             action_label: Callable[[str], str] | None = None) -> PositionNumbers:
+        """Analyse ``(model, state)`` and update every chart in place.
+
+        ``turn_key`` identifies the turn (a new key starts a new bust-risk line); ``decided``
+        is the label of the action just taken (coach "after"): the headline then compares it
+        with the recommendation.
+        """
+        started = time.perf_counter()
+        self._label = action_label or _default_label
+        mode = {"auto": None, "exact": True, "float": False}[self.exact_values]
+        numbers = analyse_position(model, state, threshold=self.threshold,
+                                   action_label=self._label, exact_values=mode,
+                                   exact_state_limit=self.exact_state_limit,
+                                   distributions=False)
+        self._generation += 1
+        self._model, self._state = model, state
+        self._record(state, numbers.p_bust, turn_key, step_label)
+        F.update_next_card(self.fig_next, numbers.outcomes, numbers.p_bust)
+        F.update_bust_line(self.fig_bust, self._history)
+        F.update_choice(self.fig_choice, numbers.choices, numbers.best_key,
+                        f"Value of the choice: best is {numbers.best_label}")
+        self._publish(self.fig_next, self.fig_bust, self.fig_choice)
+        self.text_next.value = F.next_card_html(numbers.outcomes, numbers.p_bust)
+        self.text_bust.value = F.bust_line_html(self._history)
+        self.text_choice.value = F.choice_html(numbers.choices, numbers.best_label,
+                                               exact=numbers.exact_values)
+        self.p_bust_exact = F.fraction_text(numbers.p_bust)
+        self.headline.value = self._headline(numbers, who, decided)
+        self._start_distributions()
+        self.last_update_ms = 1000 * (time.perf_counter() - started)
+        return numbers
+
+    # ---- distributions (possibly in a worker thread) -------------------------------------
+    def _start_distributions(self) -> None:
+        model, state, threshold, generation = (self._model, self._state, self.threshold,
+                                               self._generation)
+        if model is None:
+            return
+        if not self.background:
+            try:
+                result = self._timed_distributions(model, state, threshold)
+            except PositionError as exc:
+                self._too_big(generation, exc)
+                return
+            self._finish_distributions(generation, threshold, *result)
+            return
+        self.text_dist.value = ("<div class='pushluck-numbers'>Computing this turn's "
+                                "distribution…</div>")
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1,
+                                                thread_name_prefix="pushluck-distribution")
+        if self._future is not None:
+            self._future.cancel()  # only stops a computation that has not started yet
+        future = self._executor.submit(self._timed_distributions, model, state, threshold)
+        self._future = future
+        future.add_done_callback(
+            lambda done: self._distribution_done(done, generation, threshold))
+
+    def _timed_distributions(self, model: TurnModel[Any], state: Any, threshold: int
+                             ) -> tuple[dict[Number, Number], dict[Number, Number], float]:
+        started = time.perf_counter()
+        optimal, by_threshold = turn_distributions(
+            model, state, threshold, max_states=self.distribution_state_limit)
+        return optimal, by_threshold, 1000 * (time.perf_counter() - started)
+
+    def _distribution_done(self, done: Future[Any], generation: int, threshold: int) -> None:
+        try:
+            optimal, by_threshold, elapsed = done.result()
+        except PositionError as exc:
+            self._too_big(generation, exc)
+            return
+        except Exception as exc:  # never a traceback from the worker
+            if generation == self._generation:
+                self.text_dist.value = (f"<div class='pushluck-numbers'>Could not compute the "
+                                        f"distribution: {escape(str(exc))}</div>")
+            return
+        self._finish_distributions(generation, threshold, optimal, by_threshold, elapsed)
+
+    def _too_big(self, generation: int, exc: Exception) -> None:
+        with self._dist_lock:
+            if generation != self._generation:
+                return
+            F.update_distribution(self.fig_dist, {}, {}, self.threshold)
+            self._publish(self.fig_dist)
+            self.text_dist.value = (
+                f"<div class='pushluck-numbers'>Not drawn yet: {escape(str(exc))} (a live chart "
+                "lists at most this many). It appears after a card or two.</div>")
+
+    def _finish_distributions(self, generation: int, threshold: int,
+                              optimal: dict[Number, Number], by_threshold: dict[Number, Number],
+                              elapsed: float) -> None:
+        with self._dist_lock:
+            if generation != self._generation or threshold != self.threshold:
+                return  # a newer position or threshold is on its way
+            F.update_distribution(self.fig_dist, optimal, by_threshold, threshold)
+            self._publish(self.fig_dist)
+            self.text_dist.value = F.distribution_html(optimal, by_threshold, threshold)
+            self.last_distribution_ms = elapsed
+            self._widen_threshold(optimal)
+
+    def wait(self, timeout: float | None = 60.0) -> None:
+        """Block until the distribution chart is up to date (tests, benchmarks)."""
+        future = self._future
+        if future is not None:
+            with contextlib.suppress(CancelledError, PositionError):
+                future.exception(timeout=timeout)  # the done-callback shows any error
+            # add_done_callback may run just after result() returns in another thread
+            deadline = time.perf_counter() + 5
+            while not self._dist_current() and time.perf_counter() < deadline:
+                time.sleep(0.001)
+
+    def _dist_current(self) -> bool:
+        future = self._future
+        return future is None or (future.done() and not self._lock_busy())
+
+    def _lock_busy(self) -> bool:
+        acquired = self._dist_lock.acquire(blocking=False)
+        if acquired:
+            self._dist_lock.release()
+        return not acquired
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+        super().close()
+
+    def _publish(self, *figs: Any) -> None:
+        """Make the browser show each figure's current state (see :mod:`.figures`)."""
+        for fig in figs:
+            F.sync_widget_state(fig)
+            holder = self._holders.get(id(fig))
+            if holder is not None:
+                # A new wrapper model makes the front end build a new view of the figure (the
+                # same children list would be kept as it is).
+                old = holder.children
+                holder.children = (widgets.Box([fig]),)
+                for wrapper in old:
+                    if wrapper is not fig:
+                        wrapper.close()
+
+    def _widen_threshold(self, dist: dict[Number, Number]) -> None:
+        if dist:
+            top = math.ceil(max(float(k) for k in dist)) + 5
+            if top > self.threshold_slider.max:
+                self.threshold_slider.max = top
+
+    def _record(self, state: Any, p_bust: Number | None, turn_key: Hashable,
+                step_label: str | None) -> None:
+        if turn_key != self._turn_key or turn_key is None:
+            self._turn_key = turn_key
+            self._history = []
+            self._history_states = []
+        if self._history_states and self._history_states[-1] == state:
+            return
+        label = step_label
+        if label is None and self._history_states and self._model is not None:
+            try:
+                label = self._model.outcome_label(self._history_states[-1], state)
+            except Exception:  # a label is decoration: never fail an update for it
+                label = None
+        label = label or ("start" if not self._history else "next")
+        self._history.append((f"{len(self._history) + 1}. {label}", p_bust))
+        self._history_states.append(state)
+
+    def _headline(self, numbers: PositionNumbers, who: str, decided: str | None) -> str:
+        parts = []
+        if decided is not None:
+            verdict = ("the best choice" if decided == numbers.best_label
+                       else f"the best was {numbers.best_label}")
+            parts.append(f"{escape(who)} chose <strong>{escape(decided)}</strong>: "
+                         f"{escape(verdict)}.")
+            parts.append(f"At that decision ({escape(numbers.description)}):")
+        else:
+            parts.append(f"{escape(who)}: {escape(numbers.description)}." if who else
+                         f"{escape(numbers.description)}.")
+        parts.append(f"P(next draw busts) = {p_bust_span(numbers.p_bust)}.")
+        parts.append(f"Expected result of the turn with optimal play: "
+                     f"{escape(F.value_text(numbers.ev_optimal))}.")
+        if decided is None:
+            parts.append(f"Recommended: <strong>{escape(numbers.best_label)}</strong>.")
+        return "<div class='pushluck-headline'>" + " ".join(parts) + "</div>"
+
+    @observe("threshold")
+    def _threshold_changed(self, _change: Any) -> None:
+        if self._model is not None:
+            self._generation += 1
+            self._start_distributions()

@@ -1,0 +1,372 @@
+"""Pure builders and updaters for the four analysis charts, and the text shown beside them.
+
+Each ``make_*`` function builds one :class:`plotly.graph_objects.FigureWidget` with its traces
+in a fixed order; each ``update_*`` function rewrites that figure's data in place inside
+``fig.batch_update()`` (one message to the browser, the figure object is never replaced).  The
+``*_html`` functions render the same numbers as text, so nothing is shown only as a bar.
+Nothing here holds state or computes a probability: the numbers come in from the solver.
+
+Charts (trace order):
+
+* next card: ``data[0]`` bust outcomes (vermillion, hatched), ``data[1]`` gains (blue); ``y``
+  is each outcome's probability of one more draw, exact fractions as bar text and hover;
+* bust risk: ``data[0]``, ``p_bust_next`` at each decision of this turn, as a line;
+* value of the choice: ``data[0]``, one bar per choice (stop now, draw once then stop,
+  optimal play, and any other legal action such as an ace's value), the best outlined;
+* outcome distribution: ``data[0]`` under the optimal policy, ``data[1]`` under "stop once the
+  turn total reaches T".
+
+Browser views.  With plotly 6/7 (the anywidget front end) the edit messages of ``batch_update``
+reach a view of a figure nested in other widgets unreliably (checked in Voilà with Chromium:
+with several figures on a page most updates were lost).  So after each update the panel also
+calls :func:`sync_widget_state` and re-attaches the figure to its container, which makes the
+browser draw a fresh view from the current state; the figure object itself is never replaced.
+
+PNG download: the modebar's camera button saves a PNG; the options go in the figure's
+``_config`` trait (``toImageButtonOptions``), which the plotly FigureWidget front end passes to
+``Plotly.newPlot`` (checked against plotly 6/7's ``widgetbundle.js``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from copy import deepcopy
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+import plotly.graph_objects as go
+
+from pushluck_teach.ui.theme import (
+    BEST_OUTLINE,
+    BUST_COLOUR,
+    DRAW_ONCE_COLOUR,
+    FONT_STACK,
+    GAIN_COLOUR,
+    OPTIMAL_COLOUR,
+    OTHER_ACTION_COLOUR,
+    STOP_COLOUR,
+    THRESHOLD_COLOUR,
+)
+
+Number = Fraction | float | int
+
+FIGURE_WIDTH = 470
+FIGURE_HEIGHT = 360
+#: Fractions with denominators above this are shown as decimals only (they would not fit).
+MAX_SHOWN_DENOMINATOR = 10**7
+
+
+@dataclass(frozen=True)
+class OutcomeBar:
+    """One outcome of one more draw, as charted."""
+
+    label: str
+    probability: Number
+    busted: bool
+    total_after: Number
+
+
+@dataclass(frozen=True)
+class ChoiceBar:
+    """One bar of the value-of-the-choice chart: ``key`` is ``stop``, ``draw_once``,
+    ``optimal`` or ``action:<name>``; ``value`` is None when the choice is not available."""
+
+    key: str
+    label: str
+    value: Number | None
+
+
+# --------------------------------------------------------------------------------------------
+# number formatting
+
+
+def fraction_text(value: Number | None) -> str:
+    """``"p/q"`` for a rational (reduced; ``0/1`` and ``1/1`` included), ``"n/a"`` for None."""
+    if value is None:
+        return "n/a"
+    frac = value if isinstance(value, Fraction) else Fraction(value)
+    return f"{frac.numerator}/{frac.denominator}"
+
+
+def probability_text(value: Number | None) -> str:
+    """A probability as an exact fraction when it fits, with its decimal: ``1/6 ≈ 0.1667``."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, Fraction | int) and Fraction(value).denominator <= MAX_SHOWN_DENOMINATOR:
+        return f"{fraction_text(value)} ≈ {float(value):.4f}"
+    return f"{float(value):.4f}"
+
+
+def short_probability(value: Number) -> str:
+    """Bar text: the exact fraction when it fits, else a percentage."""
+    if isinstance(value, Fraction | int) and Fraction(value).denominator <= 10**4:
+        return fraction_text(value)
+    return f"{100 * float(value):.1f}%"
+
+
+def value_text(value: Number | None) -> str:
+    """An expected value: ``7``, ``8.333 (= 25/3)``, or a decimal when the fraction is huge."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, Fraction | int):
+        frac = Fraction(value)
+        if frac.denominator == 1:
+            return str(frac.numerator)
+        if frac.denominator <= MAX_SHOWN_DENOMINATOR:
+            return f"{float(frac):.3f} (= {frac.numerator}/{frac.denominator})"
+    return f"{float(value):.3f}"
+
+
+def short_value(value: Number | None) -> str:
+    """Bar text for an expected value: a whole number, or three decimals."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, Fraction | int) and Fraction(value).denominator == 1:
+        return str(Fraction(value).numerator)
+    return f"{float(value):.3f}"
+
+
+def _num(value: Number | None) -> float | None:
+    return None if value is None else float(value)
+
+
+# --------------------------------------------------------------------------------------------
+# construction
+
+
+def png_config(filename: str) -> dict[str, Any]:
+    """Plotly config: a modebar with the PNG download (camera) button, no plotly logo."""
+    return {
+        "displaylogo": False,
+        "displayModeBar": True,
+        "responsive": True,
+        "toImageButtonOptions": {"format": "png", "filename": filename, "scale": 2},
+        "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+    }
+
+
+def _base_layout(title: str, **extra: Any) -> dict[str, Any]:
+    layout: dict[str, Any] = {
+        "title": {"text": title, "font": {"size": 16}},
+        "width": FIGURE_WIDTH,
+        "height": FIGURE_HEIGHT,
+        "margin": {"l": 55, "r": 15, "t": 55, "b": 95},
+        "font": {"family": FONT_STACK, "size": 13},
+        "template": "plotly_white",
+        "legend": {"orientation": "h", "y": -0.32, "x": 0},
+    }
+    layout.update(extra)
+    return layout
+
+
+def _widget(data: list[Any], layout: dict[str, Any], filename: str) -> go.FigureWidget:
+    fig = go.FigureWidget(data=data, layout=layout)
+    fig._config = png_config(filename)
+    return fig
+
+
+def make_next_card_figure() -> go.FigureWidget:
+    hover = ("%{x}<br>probability %{customdata[0]}<br>≈ %{y:.4f}"
+             "<br>turn total after: %{customdata[1]}<extra></extra>")
+    bars = [
+        go.Bar(name="bust", x=[], y=[], marker={"color": BUST_COLOUR,
+                                                 "pattern": {"shape": "x", "fgcolor": "#FFFFFF"}},
+               textposition="outside", cliponaxis=False, hovertemplate=hover),
+        go.Bar(name="gain", x=[], y=[], marker={"color": GAIN_COLOUR},
+               textposition="outside", cliponaxis=False, hovertemplate=hover),
+    ]
+    layout = _base_layout(
+        "Next draw", barmode="overlay", xaxis={"type": "category", "title": None},
+        yaxis={"title": "probability", "rangemode": "tozero"},
+    )
+    return _widget(bars, layout, "pushluck-next-draw")
+
+
+def make_bust_line_figure() -> go.FigureWidget:
+    line = go.Scatter(
+        name="P(next draw busts)", x=[], y=[], mode="lines+markers+text",
+        line={"color": BUST_COLOUR, "width": 3}, marker={"size": 10, "symbol": "diamond"},
+        textposition="top center", cliponaxis=False,
+        hovertemplate="%{x}<br>P(bust) %{text}<br>≈ %{y:.4f}<extra></extra>",
+    )
+    layout = _base_layout(
+        "Bust risk so far this turn", showlegend=False,
+        xaxis={"type": "category", "title": "decision"},
+        yaxis={"title": "P(next draw busts)", "range": [0, 1.05], "tickformat": ".0%"},
+    )
+    return _widget([line], layout, "pushluck-bust-risk")
+
+
+def make_choice_figure() -> go.FigureWidget:
+    bar = go.Bar(
+        name="expected result", x=[], y=[], textposition="outside", cliponaxis=False,
+        marker={"color": [], "line": {"color": BEST_OUTLINE, "width": []}},
+        hovertemplate="%{x}<br>expected result %{text}<extra></extra>",
+    )
+    layout = _base_layout(
+        "Value of the choice", showlegend=False, xaxis={"type": "category", "title": None},
+        yaxis={"title": "expected result of the turn"},
+    )
+    return _widget([bar], layout, "pushluck-value-of-choice")
+
+
+def make_distribution_figure() -> go.FigureWidget:
+    hover = "result %{x}<br>probability ≈ %{y:.4f}<extra>%{fullData.name}</extra>"
+    bars = [
+        go.Bar(name="optimal play", x=[], y=[], marker={"color": OPTIMAL_COLOUR},
+               hovertemplate=hover),
+        go.Bar(name="stop at T", x=[], y=[], marker={"color": THRESHOLD_COLOUR,
+                                                      "pattern": {"shape": "/"}},
+               hovertemplate=hover),
+    ]
+    layout = _base_layout(
+        "This turn's result from here", barmode="group",
+        xaxis={"title": "result of the turn"}, yaxis={"title": "probability"},
+    )
+    return _widget(bars, layout, "pushluck-turn-distribution")
+
+
+def sync_widget_state(fig: go.FigureWidget) -> None:
+    """Copy the figure's current data and layout into its synced widget state.
+
+    A FigureWidget sends ``batch_update`` edits as messages to the browser views that exist;
+    the synced ``_widget_data``/``_widget_layout`` traits keep the construction-time state.
+    A view created later (a page opened after the kernel ran the notebook, a pre-heated Voilà
+    kernel, a re-attached view) would show that stale state.  Calling this after each update
+    makes every new view render the current data.
+    """
+    fig._widget_data = deepcopy(fig._data)
+    fig._widget_layout = deepcopy(fig._layout_obj._props)
+
+
+# --------------------------------------------------------------------------------------------
+# updates (in place)
+
+
+def _unique_labels(outcomes: Sequence[OutcomeBar]) -> list[str]:
+    seen: set[str] = set()
+    labels = []
+    for outcome in outcomes:
+        label = outcome.label
+        while label in seen:
+            label += " (bust)" if outcome.busted else " "
+        seen.add(label)
+        labels.append(label)
+    return labels
+
+
+def update_next_card(fig: go.FigureWidget, outcomes: Sequence[OutcomeBar],
+                     p_bust: Number | None, title: str = "Next draw") -> None:
+    """Show every outcome of one more draw; ``p_bust`` goes in the title."""
+    labels = _unique_labels(outcomes)
+    groups = ([i for i, o in enumerate(outcomes) if o.busted],
+              [i for i, o in enumerate(outcomes) if not o.busted])
+    with fig.batch_update():
+        for trace, idx in zip(fig.data, groups, strict=True):
+            trace.x = [labels[i] for i in idx]
+            trace.y = [float(outcomes[i].probability) for i in idx]
+            trace.text = [short_probability(outcomes[i].probability) for i in idx]
+            trace.customdata = [
+                [probability_text(outcomes[i].probability), value_text(outcomes[i].total_after)]
+                for i in idx
+            ]
+        suffix = "" if p_bust is None else f": P(bust) = {fraction_text(p_bust)}"
+        fig.layout.title.text = f"{title}{suffix}" if outcomes else f"{title}: drawing not legal"
+
+
+def update_bust_line(fig: go.FigureWidget, points: Sequence[tuple[str, Number | None]]) -> None:
+    """``points`` are ``(label, p_bust_next)`` for this turn's decisions so far."""
+    shown = [(label, p) for label, p in points if p is not None]
+    with fig.batch_update():
+        trace = fig.data[0]
+        trace.x = [label for label, _ in shown]
+        trace.y = [float(p) for _, p in shown]
+        trace.text = [short_probability(p) for _, p in shown]
+
+
+def update_choice(fig: go.FigureWidget, bars: Sequence[ChoiceBar], best_key: str | None,
+                  title: str) -> None:
+    """One bar per available choice; the bar of ``best_key`` outlined."""
+    colours = {"stop": STOP_COLOUR, "draw_once": DRAW_ONCE_COLOUR, "optimal": OPTIMAL_COLOUR}
+    shown = [b for b in bars if b.value is not None]
+    with fig.batch_update():
+        trace = fig.data[0]
+        trace.x = [b.label.replace(" (", "<br>(").replace(", then", ",<br>then") for b in shown]
+        trace.y = [float(b.value) for b in shown if b.value is not None]
+        trace.text = [short_value(b.value) for b in shown]
+        trace.marker.color = [colours.get(b.key, OTHER_ACTION_COLOUR) for b in shown]
+        trace.marker.line.width = [4 if b.key == best_key else 0 for b in shown]
+        fig.layout.title.text = title
+
+
+def update_distribution(fig: go.FigureWidget, optimal: Mapping[Number, Number],
+                        threshold: Mapping[Number, Number], threshold_value: int) -> None:
+    """The distribution of this turn's result under both policies."""
+    with fig.batch_update():
+        for trace, dist in zip(fig.data, (optimal, threshold), strict=True):
+            trace.x = [float(k) for k in dist]
+            trace.y = [float(v) for v in dist.values()]
+        fig.data[1].name = f"stop at {threshold_value}"
+
+
+# --------------------------------------------------------------------------------------------
+# text beside the charts
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str) -> str:
+    head = "".join(f"<th scope='col'>{escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    return (f"<table><caption>{escape(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
+
+
+def next_card_html(outcomes: Sequence[OutcomeBar], p_bust: Number | None) -> str:
+    if not outcomes:
+        return "<div class='pushluck-numbers'>Drawing is not legal here.</div>"
+    rows = [
+        (o.label, "bust" if o.busted else "gain", probability_text(o.probability),
+         value_text(o.total_after))
+        for o in outcomes
+    ]
+    table = _table(("outcome", "kind", "probability", "turn total after"), rows,
+                   "One more draw: every outcome")
+    return (f"<div class='pushluck-numbers'>{table}<p>P(next draw busts) = "
+            f"{escape(probability_text(p_bust))}</p></div>")
+
+
+def bust_line_html(points: Sequence[tuple[str, Number | None]]) -> str:
+    rows = [(label, probability_text(p)) for label, p in points]
+    return ("<div class='pushluck-numbers'>"
+            + _table(("decision", "P(next draw busts)"), rows, "Bust risk so far this turn")
+            + "</div>")
+
+
+def choice_html(bars: Sequence[ChoiceBar], best_label: str, *, exact: bool = True) -> str:
+    rows = [(b.label, value_text(b.value)) for b in bars]
+    table = _table(("choice", "expected result"), rows, "Value of the choice")
+    note = "" if exact else (
+        "<p>Decimals from the float solver (this turn has many states); "
+        "<code>pushluck odds … --json --exact</code> prints the exact fractions.</p>")
+    return (f"<div class='pushluck-numbers'>{table}<p>Recommended: "
+            f"<strong>{escape(best_label)}</strong></p>{note}</div>")
+
+
+def distribution_html(optimal: Mapping[Number, Number], threshold: Mapping[Number, Number],
+                      threshold_value: int) -> str:
+    results = sorted(set(optimal) | set(threshold), key=float)
+    rows = [
+        (value_text(r), probability_text(optimal.get(r, 0)), probability_text(threshold.get(r, 0)))
+        for r in results
+    ]
+
+    def mean(dist: Mapping[Number, Number]) -> str:
+        return f"{sum(float(k) * float(v) for k, v in dist.items()):.3f}" if dist else "n/a"
+
+    table = _table(("result", "optimal play", f"stop at {threshold_value}"), rows,
+                   "This turn's result from here")
+    return (f"<div class='pushluck-numbers'><p>Mean result: optimal play {mean(optimal)}, "
+            f"stop at {threshold_value} {mean(threshold)}</p>{table}</div>")

@@ -1,0 +1,777 @@
+"""The game table: play any registered game against bots or classmates, with a live coach.
+
+:class:`GameTable` is an ``ipywidgets.VBox`` whose public API is its traitlets:
+
+* ``game`` — the registered game's name (``pig``, ``hit-list``...); changing it loads that game;
+* ``seats`` — one entry per player: ``"human"`` (hot-seat: humans share the screen) or a bot
+  spec of :func:`pushluck_teach.sim.bots.make_bot` (``optimal``, ``cautious``, ``greedy``,
+  ``threshold:T``);
+* ``seed`` — the deal: the same seed replays the same game (for the same choices);
+* ``options`` — the rule options (a dict of the variant dataclass fields);
+* ``coach`` — ``off`` / ``after`` (numbers for the decision you just made) / ``always`` (live);
+* ``message`` — the last message shown to the user (what happened, or what was wrong).
+
+``background=False`` computes the distribution chart inside the click (tests); by default a
+worker thread does it so the click returns as soon as the other three charts are updated.
+
+Everything the page shows comes from the engine (``Engine.view()``, ``Engine.log``,
+``Engine.legal_actions()``, ``Engine.action_label()``) and from the exact solver through the
+:class:`~pushluck_teach.ui.analysis.AnalysisPanel`; the table holds no game logic.  Bots move
+at once after a human action or a new game, and the log shows what they did.  Every handler is
+guarded: bad input or an illegal click leaves a one-line message and the game unchanged.
+
+Keyboard: every control is a native button, checkbox or text box, reachable with Tab and
+activated with Enter or Space.  (Access keys would need custom JavaScript, so there are none.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import typing
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+from traitlets import Dict, Enum, Int, Tuple, Unicode, observe
+
+from pushluck_teach.cards import CardError
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    Engine,
+    GameSpec,
+    OptionError,
+    RulesError,
+    Variant,
+    coerce_option,
+    get_game,
+)
+from pushluck_teach.sim.bots import Bot, make_bot
+from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
+from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
+from pushluck_teach.ui.theme import STYLESHEET
+
+HUMAN = "human"
+SEAT_CHOICES = (
+    ("human (hot-seat)", "human"),
+    ("bot: optimal turn", "optimal"),
+    ("bot: cautious (stop at 10)", "cautious"),
+    ("bot: greedy (stop at 30)", "greedy"),
+    ("bot: stop at threshold T", "threshold"),
+)
+LOG_LINES_SHOWN = 200
+ACTION_BUTTON_STYLE = {"font_size": "18px", "font_weight": "bold"}
+
+
+def action_class(action: str) -> str:
+    """The CSS class of an action's button: ``pushluck-action-ace-11`` for ``ace:11``."""
+    return "pushluck-action-" + action.replace(":", "-")
+
+
+def normalise_seat(seat: str) -> str:
+    """``human`` or a valid bot spec; a one-line RulesError otherwise."""
+    text = str(seat).strip().lower()
+    if text in (HUMAN, "hot-seat", "hotseat"):
+        return HUMAN
+    make_bot(text)
+    return text
+
+
+def format_option(value: Any) -> str:
+    """An option value as the text a learner would type for it."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list | frozenset | set):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any]) -> str:
+    """The "check it yourself" command for a position, as the DOM hook
+    ``<code class="pushluck-cli" data-game=... data-flags=JSON>``."""
+    parts = ["pushluck", "odds", game]
+    for key, value in flags.items():
+        parts.append(f"--{key.replace('_', '-')}")
+        text = str(value)
+        parts.append(f'"{text}"' if isinstance(value, str) else text)
+    for key, value in options.items():
+        parts.append(f'--option "{key}={format_option(value)}"')
+    command = " ".join(parts)
+    data_flags = escape(json.dumps(flags), quote=True)
+    data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
+                          quote=True)
+    return (
+        "<div>Check it yourself in a terminal: "
+        f'<code class="pushluck-cli" data-game="{escape(game, quote=True)}" '
+        f'data-flags="{data_flags}" data-options="{data_options}">{escape(command)}</code></div>'
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Decision:
+    """A human decision position captured before acting (coach "after")."""
+
+    model: Any
+    state: Any
+    flags: dict[str, str]
+    step_label: str | None
+    turn_key: Any
+    who: str
+    label: str
+
+
+class GameTable(widgets.VBox):
+    """A playable table for one registered game, with the exact coach beside it."""
+
+    game = Unicode("pig")
+    seed = Int(1)
+    coach = Enum(COACH_MODES, default_value="always")
+    message = Unicode("")
+    seats = Tuple(default_value=(HUMAN, "optimal"))
+    options = Dict()
+
+    def __init__(self, game: str = "pig", *, seats: typing.Sequence[str] | None = None,
+                 seed: int = 1, coach: str = "always",
+                 options: dict[str, Any] | None = None, background: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._ready = False
+        self._syncing = False
+        self._message_is_error = False
+        self.spec: GameSpec = get_game(game)
+        self.variant: Variant = self.spec.variant(options or {})
+        self.engine: Engine | None = None
+        self._bots: list[Bot | None] = []
+        self._decision: _Decision | None = None
+        self._buttons: dict[str, widgets.Button] = {}
+        self.add_class("pushluck-table")
+        self._build_widgets()
+        self.panel.background = background
+        self.game = self.spec.name
+        self.seed = int(seed)
+        self.coach = coach
+        chosen = seats or (HUMAN, "optimal")
+        self.seats = self._fit_seats(tuple(normalise_seat(s) for s in chosen))
+        self.options = self.variant.options()
+        self.seed_text.value = str(self.seed)
+        self._ready = True
+        self._load_game(keep_variant=True)
+
+    # ---- construction ---------------------------------------------------------------------
+    def _build_widgets(self) -> None:
+        self.title_html = widgets.HTML()
+        self.seed_text = widgets.Text(
+            description="Seed", continuous_update=False, layout=widgets.Layout(width="180px"),
+            tooltip="The same seed deals the same game",
+        )
+        self.seed_text.observe(self._guarded(self._on_seed_text), names="value")
+        self.new_game_button = widgets.Button(description="New game",
+                                              tooltip="Start again with this seed")
+        self.new_game_button.on_click(self._guarded(lambda _b: self._on_new_game()))
+        self.next_seed_button = widgets.Button(description="Next seed",
+                                               tooltip="Seed + 1 and a new game")
+        self.next_seed_button.on_click(self._guarded(lambda _b: self._on_next_seed()))
+        self.coach_toggle = widgets.ToggleButtons(
+            options=[("Coach off", "off"), ("After you decide", "after"), ("Always", "always")],
+            value="always", description="Coach", style={"button_width": "auto"},
+        )
+        self.coach_toggle.observe(self._guarded(self._on_coach_toggle), names="value")
+        controls = widgets.HBox(
+            [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
+        self.seat_box = widgets.VBox()
+        self.add_seat_button = widgets.Button(description="Add seat")
+        self.add_seat_button.on_click(self._guarded(lambda _b: self._change_seat_count(+1)))
+        self.remove_seat_button = widgets.Button(description="Remove seat")
+        self.remove_seat_button.on_click(self._guarded(lambda _b: self._change_seat_count(-1)))
+        seats_panel = widgets.VBox([
+            self.seat_box, widgets.HBox([self.add_seat_button, self.remove_seat_button]),
+        ])
+        self.preset_dropdown = widgets.Dropdown(description="Preset")
+        self.preset_dropdown.observe(self._guarded(self._on_preset), names="value")
+        self.option_box = widgets.VBox()
+        options_panel = widgets.VBox([self.preset_dropdown, self.option_box])
+        self.settings = widgets.Accordion(children=[seats_panel, options_panel])
+        self.settings.set_title(0, "Players and bots")
+        self.settings.set_title(1, "Rule options")
+        self.settings.selected_index = None
+
+        self.status_html = widgets.HTML()
+        self.cards_html = widgets.HTML()
+        self.action_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.message_html = widgets.HTML()
+        self.finished_html = widgets.HTML()
+        self.scores_html = widgets.HTML()
+        self.cli_html = widgets.HTML()
+        self.log_html = widgets.HTML()
+        self.panel = AnalysisPanel()
+        widgets.link((self, "coach"), (self.panel, "coach"))
+        left = widgets.VBox(
+            [self.status_html, self.cards_html, self.action_box, self.message_html,
+             self.finished_html, self.cli_html],
+            layout=widgets.Layout(width="560px", margin="0 12px 0 0"),
+        )
+        right = widgets.VBox([self.scores_html, self.log_html],
+                             layout=widgets.Layout(width="440px"))
+        self.children = [
+            widgets.HTML(STYLESHEET), self.title_html, controls, self.settings,
+            widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap")),
+            self.panel,
+        ]
+
+    def _guarded(self, fn: Callable[..., Any]) -> Callable[..., None]:
+        """Wrap a handler: bad input or an unexpected error becomes a one-line message."""
+
+        @functools.wraps(fn)
+        def handler(*args: Any, **kwargs: Any) -> None:
+            try:
+                fn(*args, **kwargs)
+            except (RulesError, CardError, ValueError) as exc:
+                self._error(str(exc))
+            except Exception as exc:  # never a traceback on the page
+                self._error(f"unexpected error ({type(exc).__name__}): {exc}")
+
+        return handler
+
+    # ---- messages -------------------------------------------------------------------------
+    @property
+    def message_is_error(self) -> bool:
+        """Whether ``message`` reports something wrong (an illegal click, a bad seed...)."""
+        return self._message_is_error
+
+    def _say(self, text: str) -> None:
+        self._message_is_error = False
+        self.message = text
+        self._render_message()
+
+    def _error(self, text: str) -> None:
+        self._message_is_error = True
+        self.message = text
+        self._render_message()
+        self._refresh_safely()
+
+    @observe("message")
+    def _message_changed(self, _change: Any) -> None:
+        self._render_message()
+
+    def _render_message(self) -> None:
+        if not hasattr(self, "message_html"):
+            return
+        css = "pushluck-message pushluck-message-error" if self._message_is_error else (
+            "pushluck-message")
+        self.message_html.value = (f'<div class="{css}" role="status" aria-live="polite">'
+                                   f"{escape(self.message)}</div>")
+
+    # ---- traits ---------------------------------------------------------------------------
+    @observe("game")
+    def _game_changed(self, change: Any) -> None:
+        if not self._ready or self._syncing:
+            return
+        try:
+            self.spec = get_game(change["new"])
+        except RulesError as exc:
+            self._syncing = True
+            self.game = change["old"]
+            self._syncing = False
+            self._error(str(exc))
+            return
+        self.variant = self.spec.variant_cls()
+        self._guarded(self._load_game)()
+
+    @observe("seed")
+    def _seed_changed(self, _change: Any) -> None:
+        self.seed_text.value = str(self.seed)
+        if self._ready and not self._syncing:
+            self._guarded(self._new_game)()
+
+    @observe("seats")
+    def _seats_changed(self, change: Any) -> None:
+        if not self._ready or self._syncing:
+            return
+        try:
+            seats = tuple(normalise_seat(s) for s in change["new"])
+            if not self.spec.min_players <= len(seats) <= self.spec.max_players:
+                raise RulesError(f"{self.spec.name} takes {self.spec.min_players}-"
+                                 f"{self.spec.max_players} players, not {len(seats)}")
+        except RulesError as exc:
+            self._syncing = True
+            self.seats = change["old"]
+            self._syncing = False
+            self._error(str(exc))
+            return
+        if seats != change["new"]:
+            self._syncing = True
+            self.seats = seats
+            self._syncing = False
+        self._sync_seat_widgets()
+        self._guarded(self._new_game)()
+
+    @observe("options")
+    def _options_changed(self, change: Any) -> None:
+        if not self._ready or self._syncing:
+            return
+        try:
+            variant = self.spec.variant(change["new"])
+        except (RulesError, CardError, ValueError, TypeError) as exc:
+            self._set_options_quietly(self.variant.options())
+            self._error(f"bad options: {exc}")
+            return
+        self._apply_variant(variant)
+
+    @observe("coach")
+    def _coach_changed(self, _change: Any) -> None:
+        if hasattr(self, "coach_toggle") and self.coach_toggle.value != self.coach:
+            self.coach_toggle.value = self.coach
+        if self._ready:
+            self._decision = None
+            self._refresh_safely()
+
+    def _on_coach_toggle(self, change: Any) -> None:
+        self.coach = change["new"]
+
+    # ---- seats ----------------------------------------------------------------------------
+    def _fit_seats(self, seats: tuple[str, ...]) -> tuple[str, ...]:
+        lo, hi = self.spec.min_players, self.spec.max_players
+        seats = seats[:hi]
+        while len(seats) < lo:
+            seats = (*seats, "optimal")
+        return seats
+
+    def _sync_seat_widgets(self) -> None:
+        rows = []
+        for index, seat in enumerate(self.seats):
+            kind, _, arg = seat.partition(":")
+            kind = "threshold" if kind in ("threshold", "hold") else kind
+            dropdown = widgets.Dropdown(options=SEAT_CHOICES, value=kind,
+                                        description=f"Player {index + 1}",
+                                        layout=widgets.Layout(width="320px"))
+            t_box = widgets.IntText(value=int(arg) if arg.lstrip("-").isdigit() else 20,
+                                    description="T", layout=widgets.Layout(width="140px"))
+            t_box.layout.display = None if kind == "threshold" else "none"
+            dropdown.observe(self._guarded(self._on_seat_widget), names="value")
+            t_box.observe(self._guarded(self._on_seat_widget), names="value")
+            rows.append(widgets.HBox([dropdown, t_box]))
+        self.seat_box.children = rows
+        self.add_seat_button.disabled = len(self.seats) >= self.spec.max_players
+        self.remove_seat_button.disabled = len(self.seats) <= self.spec.min_players
+
+    def _seats_from_widgets(self) -> tuple[str, ...]:
+        seats = []
+        for row in self.seat_box.children:
+            dropdown, t_box = row.children
+            seats.append(f"threshold:{t_box.value}" if dropdown.value == "threshold"
+                         else dropdown.value)
+        return tuple(seats)
+
+    def _on_seat_widget(self, _change: Any) -> None:
+        self.seats = self._seats_from_widgets()
+
+    def _change_seat_count(self, delta: int) -> None:
+        seats = self.seats
+        if delta > 0:
+            if len(seats) >= self.spec.max_players:
+                raise RulesError(f"{self.spec.title} takes at most {self.spec.max_players} "
+                                 "players")
+            seats = (*seats, "optimal")
+        else:
+            if len(seats) <= self.spec.min_players:
+                raise RulesError(f"{self.spec.title} needs at least {self.spec.min_players} "
+                                 f"player{'s' if self.spec.min_players > 1 else ''}")
+            seats = seats[:-1]
+        self.seats = seats
+
+    # ---- options --------------------------------------------------------------------------
+    def _build_option_widgets(self) -> None:
+        cls = type(self.variant)
+        hints = typing.get_type_hints(cls)
+        rows: list[widgets.Widget] = []
+        self._option_widgets: dict[str, widgets.Widget] = {}
+        for f in dataclasses.fields(cls):
+            hint = hints.get(f.name, str)
+            value = getattr(self.variant, f.name)
+            common = {"description": f.name, "style": {"description_width": "initial"}}
+            if hint is bool:
+                w: widgets.Widget = widgets.Checkbox(value=bool(value), indent=False, **common)
+            elif hint is int:
+                w = widgets.IntText(value=int(value), layout=widgets.Layout(width="260px"),
+                                    **common)
+            else:
+                w = widgets.Text(value=format_option(value), continuous_update=False,
+                                 layout=widgets.Layout(width="420px"), **common)
+            w.observe(self._guarded(functools.partial(self._on_option_widget, f.name, hint)),
+                      names="value")
+            self._option_widgets[f.name] = w
+            rows.append(w)
+        self.option_box.children = rows
+        presets = [("(custom)", "")] + [(name, name) for name in self.spec.presets]
+        self._syncing = True
+        try:
+            self.preset_dropdown.options = presets
+            self.preset_dropdown.value = self._matching_preset()
+        finally:
+            self._syncing = False
+
+    def _matching_preset(self) -> str:
+        for name, preset in self.spec.presets.items():
+            if preset == self.variant:
+                return name
+        return ""
+
+    def _sync_option_widgets(self) -> None:
+        self._syncing = True
+        try:
+            for name, w in self._option_widgets.items():
+                value = getattr(self.variant, name)
+                w.value = (bool(value) if isinstance(w, widgets.Checkbox) else
+                           int(value) if isinstance(w, widgets.IntText) else
+                           format_option(value))
+            self.preset_dropdown.value = self._matching_preset()
+        finally:
+            self._syncing = False
+
+    def _set_options_quietly(self, options: dict[str, Any]) -> None:
+        self._syncing = True
+        try:
+            self.options = options
+        finally:
+            self._syncing = False
+
+    def _on_option_widget(self, name: str, hint: Any, change: Any) -> None:
+        if self._syncing:
+            return
+        value = change["new"]
+        try:
+            if isinstance(value, str):
+                value = coerce_option(name, value, hint)
+            variant = self.variant.replace(**{name: value})
+        except (RulesError, CardError, ValueError, TypeError) as exc:
+            self._sync_option_widgets()
+            message = str(exc)
+            if not isinstance(exc, RulesError):
+                message = f"bad value {change['new']!r} for option {name!r}: {exc}"
+            raise OptionError(message) from None
+        self._apply_variant(variant)
+
+    def _on_preset(self, change: Any) -> None:
+        if self._syncing or not change["new"]:
+            return
+        self._apply_variant(self.spec.presets[change["new"]])
+
+    def _apply_variant(self, variant: Variant) -> None:
+        self.variant = variant
+        self._set_options_quietly(variant.options())
+        self._sync_option_widgets()
+        self._new_game()
+        if self.engine is not None:
+            changed = variant.changed_options()
+            shown = ", ".join(f"{k}={format_option(v)}" for k, v in changed.items())
+            self._say(f"Rules changed ({shown or 'the defaults'}): new game, re-solved.")
+
+    # ---- game flow ------------------------------------------------------------------------
+    def _load_game(self, keep_variant: bool = False) -> None:
+        if not keep_variant:
+            self.variant = self.spec.variant_cls()
+        self._syncing = True
+        try:
+            self.game = self.spec.name
+            self.seats = self._fit_seats(tuple(self.seats))
+            self.options = self.variant.options()
+        finally:
+            self._syncing = False
+        self.title_html.value = (
+            f"<h2 style='margin:4px 0'>{escape(self.spec.title)}</h2>"
+            f"<div>{escape(self.spec.blurb)}</div>"
+        )
+        self._sync_seat_widgets()
+        self._build_option_widgets()
+        self._new_game()
+
+    def _on_seed_text(self, change: Any) -> None:
+        seed = self._parse_seed(change["new"])
+        if seed is not None and seed != self.seed:
+            self.seed = seed
+
+    def _parse_seed(self, text: str) -> int | None:
+        try:
+            return int(str(text).strip())
+        except ValueError:
+            self._error(f"bad seed {text!r}: type a whole number such as 1 or 2024")
+            return None
+
+    def _on_new_game(self) -> None:
+        seed = self._parse_seed(self.seed_text.value)
+        if seed is None:
+            return
+        if seed != self.seed:
+            self.seed = seed  # starts the new game through the trait observer
+        else:
+            self._new_game()
+
+    def _on_next_seed(self) -> None:
+        self.seed = self.seed + 1
+
+    def new_game(self) -> None:
+        """Start a new game with the current seed, seats and options."""
+        self._guarded(self._new_game)()
+
+    def _new_game(self) -> None:
+        self.engine = None
+        self._decision = None
+        self.panel.reset_turn()
+        self._bots = [None if seat == HUMAN else make_bot(seat) for seat in self.seats]
+        try:
+            self.engine = self.spec.new_engine(self.variant, players=len(self.seats),
+                                               seed=self.seed)
+        finally:
+            self._refresh_safely()
+        lines = self._run_bots()
+        humans = sum(bot is None for bot in self._bots)
+        who = f"{humans} human seat{'s' if humans != 1 else ''}" if humans else "bots only"
+        self._say(f"New game of {self.spec.title}, seed {self.seed}, {who}."
+                  + (f" {lines[-1]}" if lines and self.engine.is_over else ""))
+        self._refresh()
+
+    def _run_bots(self) -> list[str]:
+        """Let bot seats move until a human is to move or the game is over."""
+        engine = self.engine
+        out: list[str] = []
+        if engine is None:
+            return out
+        for _ in range(100_000):
+            if engine.is_over:
+                break
+            bot = self._bots[engine.current_player]
+            if bot is None:
+                break
+            out.extend(engine.act(bot.choose(engine)))
+        else:
+            raise RulesError("the bots stopped after 100000 moves")
+        return out
+
+    def _seat_name(self, player: int) -> str:
+        seat = self.seats[player] if player < len(self.seats) else HUMAN
+        return f"Player {player + 1}" + ("" if seat == HUMAN else f" (bot: {seat})")
+
+    def act(self, action: str) -> None:
+        """Play ``action`` for the human to move (what a button click does)."""
+        self._guarded(self._act)(action)
+
+    def _act(self, action: str) -> None:
+        engine = self.engine
+        if engine is None:
+            raise RulesError("no game is running: press New game")
+        if engine.is_over:
+            raise RulesError("the game is over: press New game to play again")
+        player = engine.current_player
+        if self._bots[player] is not None:
+            raise RulesError(f"it is {self._seat_name(player)}'s move, not a human's")
+        legal = engine.legal_actions()
+        label = engine.action_label(action)
+        if action not in legal:
+            shown = ", ".join(engine.action_label(a) for a in legal) or "none"
+            raise RulesError(f"{label} is not possible now (possible: {shown})")
+        decision = self._capture_decision(engine, label) if self.coach == "after" else None
+        lines = engine.act(action)
+        lines.extend(self._run_bots())
+        self._decision = decision
+        self._say(" ".join(lines[-4:]) if lines else f"{label}.")
+        self._refresh()
+
+    def _capture_decision(self, engine: Engine, label: str) -> _Decision | None:
+        try:
+            model, state = engine.turn_position()
+            if not model.actions(state):
+                return None
+            view = engine.view()
+            return _Decision(model, state, dict(engine.position_flags()), self._step_label(view),
+                             self._turn_key(engine), self._seat_name(engine.current_player),
+                             label)
+        except (RulesError, CardError, ValueError):
+            return None
+
+    @staticmethod
+    def _turn_key(engine: Engine) -> tuple[int, int, int]:
+        return (id(engine), len(engine.turn_records), engine.current_player)
+
+    @staticmethod
+    def _step_label(view: Any) -> str | None:
+        return view.turn_cards[-1].label if view.turn_cards else None
+
+    # ---- rendering ------------------------------------------------------------------------
+    def _refresh_safely(self) -> None:
+        try:
+            self._refresh()
+        except Exception as exc:  # rendering must never raise into a click
+            self._message_is_error = True
+            self.message = f"display error ({type(exc).__name__}): {exc}"
+            self._render_message()
+
+    def _refresh(self) -> None:
+        if not self._ready:
+            return
+        engine = self.engine
+        if engine is None:
+            self.status_html.value = "<div class='pushluck-status'>No game running.</div>"
+            self.cards_html.value = ""
+            self._render_buttons(())
+            self.finished_html.value = ""
+            self.cli_html.value = ""
+            self.scores_html.value = ""
+            self.log_html.value = ""
+            self.panel.show_nothing("No game running.")
+            return
+        view = engine.view()
+        legal = () if engine.is_over else engine.legal_actions()
+        human_to_move = not engine.is_over and self._bots[engine.current_player] is None
+        self._render_buttons(legal if human_to_move else ())
+        self._render_status(engine, view)
+        self._render_cards(engine, view)
+        self._render_scores(engine, view)
+        self._render_log(engine)
+        self._render_finished(engine, view)
+        self._render_analysis(engine, view, human_to_move)
+
+    def _button(self, action: str, label: str) -> widgets.Button:
+        button = self._buttons.get(action)
+        if button is None:
+            button = widgets.Button(description=label, style=ACTION_BUTTON_STYLE,
+                                    layout=widgets.Layout(min_width="120px", height="48px",
+                                                          margin="4px"))
+            button.add_class("pushluck-action")
+            button.add_class(action_class(action))
+            button.on_click(lambda _b, a=action: self.act(a))
+            self._buttons[action] = button
+        if button.description != label:
+            button.description = label
+        button.tooltip = f"{label} (Tab to it, then Enter or Space)"
+        return button
+
+    def _render_buttons(self, legal: tuple[str, ...]) -> None:
+        engine = self.engine
+        label = engine.action_label if engine is not None else (
+            lambda a: {DRAW: "Draw", STOP: "Stop"}.get(a, a))
+        shown = [self._button(DRAW, label(DRAW)), self._button(STOP, label(STOP))]
+        shown += [self._button(a, label(a)) for a in legal if a not in (DRAW, STOP)]
+        for action, button in self._buttons.items():
+            button.disabled = action not in legal
+        if tuple(self.action_box.children) != tuple(shown):
+            self.action_box.children = shown
+
+    @property
+    def action_buttons(self) -> dict[str, widgets.Button]:
+        """The buttons on the table now, by engine action (``draw``, ``stop``, ``ace:11``...)."""
+        shown = set(self.action_box.children)
+        return {a: b for a, b in self._buttons.items() if b in shown}
+
+    def _render_status(self, engine: Engine, view: Any) -> None:
+        lines = []
+        if engine.is_over:
+            lines.append("<strong>Game over.</strong>")
+        else:
+            lines.append(f"<strong>{escape(self._seat_name(view.current_player))}</strong> "
+                         "to move.")
+        if view.round_text:
+            lines.append(escape(view.round_text))
+        lines.append(f"Turn total: <strong>{escape(str(view.turn_total))}</strong>")
+        lines.extend(escape(t) for t in view.turn_lines)
+        piles = []
+        if view.draw_pile is not None:
+            piles.append(f"draw pile {view.draw_pile}")
+        if view.discard_pile is not None:
+            piles.append(f"discard pile {view.discard_pile}")
+        if piles:
+            lines.append("Cards: " + ", ".join(piles))
+        self.status_html.value = ("<div class='pushluck-status'>" + "<br>".join(lines)
+                                  + "</div>")
+
+    def _render_cards(self, engine: Engine, view: Any) -> None:
+        rolls = getattr(engine, "rolls", None)
+        if view.turn_cards:
+            html = cards_row_html(view.turn_cards)
+        elif isinstance(rolls, list) and all(isinstance(r, int) for r in rolls):
+            html = dice_row_html(rolls)
+        else:
+            html = cards_row_html(())
+        self.cards_html.value = html
+
+    def _render_scores(self, engine: Engine, view: Any) -> None:
+        winners = set(engine.winners()) if engine.is_over else set()
+        rows = []
+        for player, score in enumerate(view.scores):
+            extra = view.player_lines[player] if player < len(view.player_lines) else ()
+            to_move = not engine.is_over and player == view.current_player
+            mark = " ← to move" if to_move else (" (winner)" if player in winners else "")
+            css = " class='pl-to-move'" if to_move else ""
+            rows.append(
+                f"<tr{css}><td>{escape(self._seat_name(player))}{mark}</td>"
+                f"<td>{escape(str(score))}</td><td>{escape('; '.join(extra))}</td></tr>"
+            )
+        self.scores_html.value = (
+            "<div class='pushluck-scores'><table><caption>Scores</caption><thead><tr>"
+            "<th scope='col'>player</th><th scope='col'>score</th><th scope='col'>notes</th>"
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+
+    def _render_log(self, engine: Engine) -> None:
+        lines = engine.log[-LOG_LINES_SHOWN:]
+        items = "".join(f"<li>{escape(line)}</li>" for line in reversed(lines))
+        self.log_html.value = (
+            "<div><strong>Turn log</strong> (newest first)</div>"
+            f"<div class='pushluck-log' role='log'><ul>{items}</ul></div>"
+        )
+
+    def _render_finished(self, engine: Engine, view: Any) -> None:
+        if not engine.is_over:
+            self.finished_html.value = ""
+            return
+        names = ", ".join(self._seat_name(p) for p in engine.winners()) or "nobody"
+        text = view.finished_text or f"Winner: {names}."
+        self.finished_html.value = (f"<div class='pushluck-finished' role='status'>"
+                                    f"{escape(text)}<br>Winner: {escape(names)}.</div>")
+
+    def _render_analysis(self, engine: Engine, view: Any, human_to_move: bool) -> None:
+        options = self.variant.changed_options()
+        if self.coach == "after":
+            decision = self._decision
+            if decision is None:
+                self.panel.show_nothing("Coach: decide first; the numbers for your decision "
+                                        "appear right after.")
+                self.cli_html.value = self._current_cli(engine, options)
+                return
+            self.panel.show(decision.model, decision.state, turn_key=decision.turn_key,
+                            who=decision.who, step_label=decision.step_label,
+                            decided=decision.label, action_label=engine.action_label)
+            self.cli_html.value = cli_line_html(self.spec.name, decision.flags, options)
+            return
+        self.cli_html.value = self._current_cli(engine, options)
+        if self.coach == "off":
+            return
+        if engine.is_over:
+            self.panel.show_nothing("Game over.")
+            return
+        if not human_to_move:
+            self.panel.show_nothing("A bot is to move.")
+            return
+        model, state = engine.turn_position()
+        if not model.actions(state):
+            self.panel.show_nothing("The turn is over.")
+            return
+        self.panel.show(model, state, turn_key=self._turn_key(engine),
+                        who=self._seat_name(engine.current_player),
+                        step_label=self._step_label(view), action_label=engine.action_label)
+
+    def _current_cli(self, engine: Engine, options: dict[str, Any]) -> str:
+        if engine.is_over:
+            return ""
+        return cli_line_html(self.spec.name, dict(engine.position_flags()), options)
+
+
+def play(game: str = "pig", **kwargs: Any) -> GameTable:
+    """A table for ``game`` (one human seat against the optimal-turn bot by default)."""
+    return GameTable(game, **kwargs)

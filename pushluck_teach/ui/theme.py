@@ -1,0 +1,80 @@
+"""Colours and the page stylesheet shared by the table and the analysis panel.
+
+Colours come from the Okabe-Ito palette (Okabe and Ito, 2008), which stays distinguishable for
+the common forms of colour blindness; the charts also never rely on colour alone (a bust bar is
+hatched and every bar carries its number as text).  Everything is inline: no web fonts, no icon
+fonts, no CDN, so a classroom without internet renders the same page.
+"""
+
+from __future__ import annotations
+
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+
+BUST_COLOUR = OKABE_ITO["vermillion"]
+GAIN_COLOUR = OKABE_ITO["blue"]
+OPTIMAL_COLOUR = OKABE_ITO["blue"]
+THRESHOLD_COLOUR = OKABE_ITO["orange"]
+STOP_COLOUR = OKABE_ITO["bluish_green"]
+DRAW_ONCE_COLOUR = OKABE_ITO["sky_blue"]
+OTHER_ACTION_COLOUR = OKABE_ITO["reddish_purple"]
+BEST_OUTLINE = OKABE_ITO["black"]
+
+#: Card suit colours: a dark red and near-black (they also differ in lightness and shape).
+RED_SUIT = "#B3261E"
+BLACK_SUIT = "#1B1B1B"
+
+#: A system font stack (nothing downloaded).
+FONT_STACK = (
+    "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', 'Noto Sans', Arial, "
+    "sans-serif"
+)
+
+STYLESHEET = f"""
+<style>
+.pushluck-table, .pushluck-analysis {{ font-family: {FONT_STACK}; }}
+.pushluck-cards {{ display: flex; flex-wrap: wrap; gap: 10px; min-height: 132px;
+  align-items: center; }}
+.pushluck-card {{ position: relative; box-sizing: border-box; width: 88px; height: 124px;
+  border: 2px solid #444; border-radius: 10px; background: #fff;
+  box-shadow: 1px 2px 4px rgba(0,0,0,.25); font-weight: 700; user-select: none; }}
+.pushluck-card-red {{ color: {RED_SUIT}; }}
+.pushluck-card-black {{ color: {BLACK_SUIT}; }}
+.pushluck-card-joker {{ color: #5B2C83; background: #FFF8E1; }}
+.pushluck-card .pl-corner {{ position: absolute; font-size: 22px; line-height: 1;
+  text-align: center; }}
+.pushluck-card .pl-top {{ top: 6px; left: 7px; }}
+.pushluck-card .pl-bottom {{ bottom: 6px; right: 7px; transform: rotate(180deg); }}
+.pushluck-card .pl-centre {{ position: absolute; inset: 0; display: flex;
+  align-items: center; justify-content: center; font-size: 52px; }}
+.pushluck-card-joker .pl-centre {{ font-size: 40px; flex-direction: column; }}
+.pushluck-card-joker .pl-word {{ font-size: 15px; letter-spacing: 2px; }}
+.pushluck-die {{ box-sizing: border-box; width: 72px; height: 72px; border: 2px solid #333;
+  border-radius: 14px; background: #fff; display: flex; align-items: center;
+  justify-content: center; font-size: 38px; font-weight: 700; color: {BLACK_SUIT};
+  box-shadow: 1px 2px 4px rgba(0,0,0,.25); }}
+.pushluck-empty {{ color: #555; font-style: italic; font-size: 18px; }}
+.pushluck-scores table, .pushluck-numbers table {{ border-collapse: collapse; }}
+.pushluck-scores td, .pushluck-scores th, .pushluck-numbers td, .pushluck-numbers th {{
+  padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
+.pushluck-scores tr.pl-to-move {{ background: #FFF3C4; font-weight: 700; }}
+.pushluck-message {{ font-size: 18px; min-height: 1.5em; }}
+.pushluck-message-error {{ color: {RED_SUIT}; font-weight: 700; }}
+.pushluck-status {{ font-size: 20px; }}
+.pushluck-log {{ max-height: 220px; overflow-y: auto; font-size: 14px;
+  border: 1px solid #ddd; padding: 4px 8px; background: #FAFAFA; }}
+.pushluck-finished {{ font-size: 22px; font-weight: 700; color: {OKABE_ITO['blue']}; }}
+.pushluck-cli {{ font-size: 14px; background: #F3F3F3; padding: 2px 4px; }}
+.pushluck-numbers {{ font-size: 14px; max-height: 320px; overflow-y: auto; }}
+.pushluck-headline {{ font-size: 20px; }}
+.pushluck-action button, button.pushluck-action {{ font-size: 18px; }}
+</style>
+"""

@@ -1,0 +1,360 @@
+"""The game tables driven by programmatic button clicks (no browser).
+
+Every registered game is built and played through its buttons; the charts are checked against
+the solver for the positions reached; illegal clicks, bad seeds and bad options must leave a
+message and an unchanged game, never an exception.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+from html import unescape
+
+import pytest
+
+from pushluck_teach import cli
+from pushluck_teach.games import all_games
+from pushluck_teach.games.base import DRAW, STOP, PositionError
+from pushluck_teach.sim.bots import cached_solver, make_bot
+from pushluck_teach.ui import GameTable, play
+from pushluck_teach.ui.figures import fraction_text
+from pushluck_teach.ui.table import action_class
+
+GAMES = [spec.name for spec in all_games()]
+# Their first decisions need solves and distributions of seconds (a full 54-card deck, a whole
+# temple round, a 52-card turn with a discard pile); their quick tests are the hot-seat ones.
+HEAVY = {"captain-seven", "incan-gold", "lands-uncharted"}
+OPTIMAL = make_bot("optimal")
+
+
+def light(name: str):
+    return pytest.param(name, marks=pytest.mark.slow) if name in HEAVY else name
+
+
+def snapshot(table: GameTable):
+    engine = table.engine
+    return (id(engine), len(engine.log), engine.view(), engine.legal_actions(), engine.is_over)
+
+
+def span_fraction(table: GameTable) -> str:
+    match = re.search(r'class="pushluck-p-bust" data-exact="([^"]+)"', table.panel.headline.value)
+    assert match is not None
+    return match.group(1)
+
+
+def cli_hook(table: GameTable) -> tuple[str, dict[str, str]]:
+    match = re.search(r'<code class="pushluck-cli" data-game="([^"]*)" data-flags="([^"]*)"',
+                      table.cli_html.value)
+    assert match is not None
+    return unescape(match.group(1)), json.loads(unescape(match.group(2)))
+
+
+def cli_p_bust(game: str, flags: dict[str, str]) -> str | None:
+    argv = ["odds", game, "--json", "--exact"]
+    for key, value in flags.items():
+        argv += [f"--{key.replace('_', '-')}", str(value)]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(argv) == 0
+    return json.loads(out.getvalue())["p_bust_next_exact"]
+
+
+def check_charts_match_solver(table: GameTable) -> None:
+    """The four charts and the DOM hooks show the solver's numbers for the position to move."""
+    engine = table.engine
+    model, state = engine.turn_position()
+    exact = cached_solver(model, True)
+    floats = cached_solver(model, False)
+    p_bust = exact.p_bust_next(state)
+    panel = table.panel
+    assert span_fraction(table) == fraction_text(p_bust)
+    assert panel.p_bust_exact == fraction_text(p_bust)
+    if p_bust is not None:
+        assert panel.fig_bust.data[0].y[-1] == float(p_bust)
+        assert fraction_text(p_bust) in panel.text_bust.value
+    outcomes = exact.next_outcomes(state)
+    bust, gain = panel.fig_next.data
+    assert sorted(bust.y + gain.y) == sorted(float(o.probability) for o in outcomes)
+    assert len(bust.y) == sum(o.busted for o in outcomes)
+    for outcome in outcomes:
+        assert fraction_text(outcome.probability) in panel.text_next.value
+    choice = panel.fig_choice.data[0]
+    values = dict(zip(choice.x, choice.y, strict=True))
+    analysis = floats.analyse(state)
+    assert values["optimal play"] == pytest.approx(float(analysis.ev_optimal), rel=1e-12)
+    if analysis.ev_stop is not None:
+        stop_bar = next(x for x in choice.x if x.startswith("stop now"))
+        assert stop_bar == f"stop now<br>({engine.action_label(STOP)})"
+        assert values[stop_bar] == pytest.approx(float(analysis.ev_stop), rel=1e-12)
+    best = engine.action_label(analysis.best_action)
+    assert f"Recommended: <strong>{best}</strong>" in panel.headline.value
+    limit = panel.distribution_state_limit
+    try:
+        dist = floats.distribution(state, max_states=limit)
+        by_t = floats.distribution(state, floats.threshold_policy(panel.threshold),
+                                   max_states=limit)
+    except PositionError:  # too many states for a live chart: skipped with a note
+        assert panel.fig_dist.data[0].x == () and "Not drawn yet" in panel.text_dist.value
+        return
+    assert panel.fig_dist.data[0].x == tuple(float(k) for k in dist)
+    assert panel.fig_dist.data[0].y == tuple(float(v) for v in dist.values())
+    assert panel.fig_dist.data[1].y == tuple(float(v) for v in by_t.values())
+
+
+def play_checked(name: str, *, max_clicks: int, cli_checks: int = 2) -> GameTable:
+    """One human seat choosing the solver's best action against an optimal bot; checks the
+    charts after every click."""
+    table = GameTable(name, seats=("human", "optimal"), seed=11, background=False)
+    figures = [id(f) for f in table.panel.figures]
+    traces = [id(t) for f in table.panel.figures for t in f.data]
+    clicks = 0
+    while not table.engine.is_over and clicks < max_clicks:
+        check_charts_match_solver(table)
+        if cli_checks > 0 and (clicks < 2 or clicks % 7 == 0):
+            game, flags = cli_hook(table)
+            assert game == name and flags == table.engine.position_flags()
+            assert (cli_p_bust(game, flags) or "n/a") == span_fraction(table)
+            cli_checks -= 1
+        table.action_buttons[OPTIMAL.choose(table.engine)].click()
+        assert not table.message_is_error, table.message
+        clicks += 1
+    assert [id(f) for f in table.panel.figures] == figures
+    assert [id(t) for f in table.panel.figures for t in f.data] == traces
+    return table
+
+
+# ---- building and playing every game --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_hot_seat_buttons_drive_the_engine(name: str) -> None:
+    table = GameTable(name, seats=("human", "human"), seed=3, coach="off")
+    assert "pushluck-table" in table._dom_classes
+    assert "pushluck-analysis" in table.panel._dom_classes
+    assert table.panel.layout.display == "none"
+    for _ in range(25):
+        engine = table.engine
+        if engine.is_over:
+            break
+        legal = engine.legal_actions()
+        buttons = table.action_buttons
+        assert {DRAW, STOP} <= set(buttons) and set(legal) <= set(buttons)
+        for action, button in buttons.items():
+            assert button.disabled == (action not in legal)
+            assert button.description == engine.action_label(action)
+            assert {"pushluck-action", action_class(action)} <= set(button._dom_classes)
+        before = len(engine.log)
+        buttons[DRAW if DRAW in legal else legal[0]].click()
+        assert not table.message_is_error, table.message
+        assert len(engine.log) > before
+        assert engine.log[-1] in table.log_html.value.replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_clicks_leave_a_message_and_the_game_unchanged(name: str) -> None:
+    table = GameTable(name, seats=("human",), seed=5, coach="off")
+    engine = table.engine
+    # a turn starts with a draw: banking before a card is illegal in every game
+    assert STOP not in engine.legal_actions()
+    before = snapshot(table)
+    table.action_buttons[STOP].click()
+    assert table.message_is_error and "not possible" in table.message
+    assert snapshot(table) == before
+    # double click: the second bank arrives when the next turn has started
+    for _ in range(40):
+        if STOP in table.engine.legal_actions():
+            break
+        legal = table.engine.legal_actions()
+        table.action_buttons[DRAW if DRAW in legal else legal[0]].click()
+    if STOP in table.engine.legal_actions() and not table.engine.is_over:
+        table.action_buttons[STOP].click()
+        assert not table.message_is_error
+        if STOP not in table.engine.legal_actions():
+            before = snapshot(table)
+            table.action_buttons[STOP].click()
+            assert table.message_is_error and snapshot(table) == before
+    # a bad seed string: a message, same game, same seed
+    before, seed = snapshot(table), table.seed
+    table.seed_text.value = "twelve"
+    assert table.message_is_error and "bad seed" in table.message
+    table.new_game_button.click()
+    assert table.message_is_error and "bad seed" in table.message
+    assert snapshot(table) == before and table.seed == seed
+    # an unknown action (a forged click) is refused too
+    table.act("teleport")
+    assert table.message_is_error and snapshot(table) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_options_leave_a_message_and_the_rules_unchanged(name: str) -> None:
+    table = GameTable(name, seats=("human",), seed=2, coach="off")
+    variant, engine = table.variant, table.engine
+    table.options = {**table.options, "no_such_rule": 1}
+    assert table.message_is_error and "no_such_rule" in table.message
+    assert table.variant == variant and table.engine is engine
+    assert table.options == variant.options()
+    ints = [k for k, w in table._option_widgets.items() if type(w).__name__ == "IntText"]
+    for key in ints:
+        table._option_widgets[key].value = -5
+        assert table.message_is_error and key in table.message
+        assert table.variant == variant and table.engine is engine
+        assert table._option_widgets[key].value == getattr(variant, key)
+    first = variant.option_names()[0]
+    table.options = {**variant.options(), first: "maybe??"}
+    assert table.message_is_error and first in table.message
+    assert table.variant == variant and table.engine is engine
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_changing_an_option_starts_a_new_game(name: str) -> None:
+    table = GameTable(name, seats=("human",), seed=2, coach="off")
+    old_engine = table.engine
+    key, widget = next(iter(table._option_widgets.items()))
+    value = getattr(table.variant, key)
+    widget.value = (not value) if isinstance(value, bool) else value + 1
+    assert table.engine is not old_engine or table.message_is_error
+    if not table.message_is_error:
+        assert getattr(table.variant, key) == table._option_widgets[key].value
+        assert table.options[key] == getattr(table.variant, key)
+        assert "new game" in table.message
+
+
+@pytest.mark.parametrize("name", [light(n) for n in GAMES])
+def test_first_decisions_charts_match_the_solver(name: str) -> None:
+    play_checked(name, max_clicks=2, cli_checks=1)
+
+
+def test_pig_whole_game_charts_match_the_solver() -> None:
+    table = play_checked("pig", max_clicks=400, cli_checks=3)
+    assert table.engine.is_over
+    assert table.finished_html.value and "wins" in table.finished_html.value
+    assert table.panel.p_bust_exact == "n/a" and span_fraction(table) == "n/a"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in GAMES if n != "pig"])
+def test_whole_game_charts_match_the_solver(name: str) -> None:
+    table = play_checked(name, max_clicks=150, cli_checks=3)
+    assert table.engine.is_over or len(table.engine.log) > 50
+
+
+# ---- game over, coach modes, seats, background ----------------------------------------------
+
+
+def test_bots_only_game_plays_out_and_clicks_after_the_end_are_refused() -> None:
+    table = GameTable("pig", seats=("cautious", "greedy"), seed=8, options={"target": 40})
+    engine = table.engine
+    assert engine.is_over and engine.winners()
+    assert any("wins" in line for line in engine.log)
+    before = snapshot(table)
+    for action in (DRAW, STOP):
+        table.action_buttons[action].click()
+        assert table.message_is_error and "game is over" in table.message
+        assert snapshot(table) == before
+    assert all(b.disabled for b in table.action_buttons.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_ends_with_a_winner_shown(name: str) -> None:
+    table = GameTable(name, seats=("optimal", "optimal"), seed=4, coach="off")
+    assert table.engine.is_over
+    assert table.engine.view().finished_text in unescape(table.finished_html.value)
+    table.action_buttons[DRAW].click()
+    assert table.message_is_error
+
+
+def test_coach_after_shows_the_decision_just_made() -> None:
+    table = GameTable("pig", seats=("human",), seed=1, coach="after", background=False)
+    assert "decide first" in table.panel.headline.value
+    assert span_fraction(table) == "n/a"
+    table.action_buttons[DRAW].click()  # decided at turn total 0: bust risk 1/6
+    assert "chose <strong>Roll</strong>" in table.panel.headline.value
+    assert span_fraction(table) == "1/6"
+    game, flags = cli_hook(table)
+    assert flags == {}  # the command checks the decided position (before the roll)
+    table.coach = "off"
+    assert table.panel.layout.display == "none"
+    assert table.coach_toggle.value == "off"
+    table.coach_toggle.value = "always"
+    assert table.coach == "always" and table.panel.layout.display is None
+    check_charts_match_solver(table)
+
+
+def test_bust_line_follows_the_turn_and_figures_persist() -> None:
+    table = GameTable("pig", seats=("human",), seed=3, background=False)
+    panel = table.panel
+    figures = panel.figures
+    for _ in range(3):
+        if table.engine.view().turn_total == 0 and len(panel.fig_bust.data[0].y) > 1:
+            break
+        table.action_buttons[DRAW].click()
+    assert panel.figures == figures
+    assert all(y == 1 / 6 for y in panel.fig_bust.data[0].y)
+    assert panel.fig_bust.data[0].x[0] == "1. start"
+
+
+def test_background_distribution_matches_the_solver() -> None:
+    table = GameTable("pig", seats=("human", "optimal"), seed=6)
+    assert table.panel.background
+    table.action_buttons[DRAW].click()
+    table.panel.wait()
+    check_charts_match_solver(table)
+    table.panel.threshold = 12
+    table.panel.wait()
+    model, state = table.engine.turn_position()
+    solver = cached_solver(model, False)
+    expected = solver.distribution(state, solver.threshold_policy(12))
+    assert table.panel.fig_dist.data[1].y == tuple(float(v) for v in expected.values())
+    assert table.panel.fig_dist.data[1].name == "stop at 12"
+
+
+def test_seats_traits_and_buttons() -> None:
+    table = play("pig", seed=2)
+    assert table.seats == ("human", "optimal")
+    table.add_seat_button.click()
+    assert table.seats == ("human", "optimal", "optimal") and table.engine.players == 3
+    table.seat_box.children[2].children[0].value = "threshold"
+    table.seat_box.children[2].children[1].value = 15
+    assert table.seats[2] == "threshold:15"
+    table.remove_seat_button.click()
+    table.remove_seat_button.click()
+    assert table.seats == ("human",)
+    table.remove_seat_button.click()  # below the minimum: a message
+    assert table.message_is_error and table.seats == ("human",)
+    table.seats = ("human", "wizard")
+    assert table.message_is_error and "wizard" in table.message and table.seats == ("human",)
+
+
+def test_game_trait_switches_games_and_rejects_unknown_names() -> None:
+    table = GameTable("pig", seats=("human",), coach="off")
+    table.game = "hit-list"
+    assert table.spec.name == "hit-list" and table.engine.game == "hit-list"
+    assert set(table._option_widgets) == set(table.variant.option_names())
+    table.game = "chess"
+    assert table.message_is_error and "chess" in table.message and table.game == "hit-list"
+
+
+def test_seed_replays_the_same_deal() -> None:
+    table = GameTable("pig", seats=("human",), seed=21, coach="off")
+    for _ in range(4):
+        table.action_buttons[DRAW].click()
+    log = list(table.engine.log)
+    table.new_game_button.click()
+    for _ in range(4):
+        table.action_buttons[DRAW].click()
+    assert table.engine.log == log
+    table.next_seed_button.click()
+    assert table.seed == 22 and table.seed_text.value == "22"
+
+
+def test_distribution_too_big_for_a_live_chart_is_skipped_with_a_note() -> None:
+    table = GameTable("pig", seats=("human",), seed=6, background=False)
+    table.panel.distribution_state_limit = 3
+    table.action_buttons[DRAW].click()
+    assert table.panel.fig_dist.data[0].x == ()
+    assert "Not drawn yet: more than 3 states" in table.panel.text_dist.value
+    assert not table.message_is_error
