@@ -1,0 +1,324 @@
+"""The app in a real browser: Voilà on a loopback port, headless Debian Chromium via Playwright.
+
+Opens the landing page, every ``Play_*`` page and every lesson; on each game page plays by
+clicking and checks that the bust probability on the page equals ``pushluck odds`` for the
+position the page reports.  Screenshots go to ``test-artifacts/screenshots/``.  The page may not
+request anything from a host other than the loopback (classrooms are offline).
+
+Chromium must be installed at ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run``
+installs it).  A missing browser is a failure, not a skip.  Never ``playwright install``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = os.environ.get("PUSHLUCK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+LANDING = "00_Start_Here.ipynb"
+PLAY_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Play_*.ipynb"))
+LESSON_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Lesson_*.ipynb"))
+PAGE_TIMEOUT_MS = 180_000
+TRACEBACK_MARKERS = ("Traceback (most recent call last)", "Error in callback", "Exception in")
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def voila_command(port: int, *extra: str) -> list[str]:
+    """The app's command (as scripts/run_app.sh runs it), on ``port``."""
+    voila = Path(sys.executable).with_name("voila")
+    exe = [str(voila)] if voila.exists() else [sys.executable, "-m", "voila"]
+    return [*exe, "notebooks/", "--template=pushluck", f"--port={port}",
+            "--Voila.ip=127.0.0.1", "--no-browser", *extra]
+
+
+def voila_env() -> dict[str, str]:
+    env = dict(os.environ)
+    share = str(ROOT / "share" / "jupyter")
+    env["JUPYTER_PATH"] = share + (os.pathsep + env["JUPYTER_PATH"] if env.get("JUPYTER_PATH")
+                                   else "")
+    return env
+
+
+def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"Voilà exited with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.5)
+    raise RuntimeError(f"Voilà did not answer {url} within {timeout} s")
+
+
+class VoilaServer:
+    """A Voilà process serving ``notebooks/`` with the repository's config (voila.json)."""
+
+    def __init__(self, *extra: str, log_path: Path | None = None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path or ROOT / "test-artifacts" / f"voila-{self.port}.log"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(voila_command(self.port, *extra), cwd=ROOT, env=voila_env(),
+                                     stdout=self._log, stderr=subprocess.STDOUT)
+        try:
+            wait_until_serving(self.base + "/", self.proc)
+        except Exception:
+            self.stop()
+            raise
+
+    def url(self, notebook: str) -> str:
+        return f"{self.base}/voila/render/{notebook}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self._log.close()
+
+
+def launch_chromium(playwright):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: install it with "
+                    "`apt-get install -y chromium` (CI's .ci/run does); the browser test "
+                    "must not be skipped", pytrace=False)
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                      headless=True)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[VoilaServer]:
+    srv = VoilaServer()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class PageWatch:
+    """Requests the page makes, and console errors."""
+
+    def __init__(self, page) -> None:
+        self.requests: list[str] = []
+        self.console_errors: list[str] = []
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
+
+    def outside_hosts(self) -> list[str]:
+        bad = []
+        for url in self.requests:
+            parsed = urlparse(url)
+            if parsed.scheme in ("data", "blob", "about"):
+                continue
+            if parsed.hostname not in LOOPBACK:
+                bad.append(url)
+        return bad
+
+
+def open_page(browser, server: VoilaServer, notebook: str, ready: str):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    watch = PageWatch(page)
+    page.goto(server.url(notebook), timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_selector(ready, state="visible", timeout=PAGE_TIMEOUT_MS)
+    return page, watch
+
+
+def assert_clean(page, watch: PageWatch, notebook: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # Voilà scrolls inside its own container, so a tall viewport shows the whole page.
+    page.set_viewport_size({"width": 1400, "height": 3000})
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(SCREENSHOTS / f"{Path(notebook).stem}.png"), full_page=True)
+    text = page.inner_text("body")
+    for marker in TRACEBACK_MARKERS:
+        assert marker not in text, f"{notebook}: the page shows {marker!r}"
+    assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0, (
+        f"{notebook}: a cell wrote to stderr")
+    assert watch.outside_hosts() == [], f"{notebook} requested: {watch.outside_hosts()[:5]}"
+
+
+def cli_odds(game: str, flags: dict[str, str], options: dict[str, str]) -> dict:
+    """``pushluck odds GAME ... --json --exact`` for the position a page reports."""
+    args = [sys.executable, "-m", "pushluck_teach.cli", "odds", game, "--json", "--exact"]
+    for key, value in flags.items():
+        args += [f"--{key.replace('_', '-')}", str(value)]
+    for key, value in options.items():
+        args += ["--option", f"{key}={value}"]
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, f"{' '.join(args[2:])}: {done.stderr.strip()}"
+    return json.loads(done.stdout)
+
+
+READ_POSITION = """() => {
+  const cli = document.querySelector('.pushluck-cli');
+  const bust = document.querySelector('.pushluck-p-bust');
+  if (!cli || !bust) return null;
+  return {game: cli.dataset.game, flags: cli.dataset.flags, options: cli.dataset.options || '{}',
+          exact: bust.dataset.exact};
+}"""
+
+
+CHART_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(
+  d => JSON.stringify((d.data || []).map(t => [t.x || [], t.y || []])))"""
+CHARTS_WITH_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(
+  d => (d.data || []).some(t => (t.y || []).length > 0)).length"""
+
+
+def wait_for_chart_change(page, before: list[str], timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate(CHART_DATA) != before:
+            return True
+        page.wait_for_timeout(250)
+    return False
+
+
+def shown_position(page, timeout: float = 30.0) -> dict:
+    """The position and bust probability on the page, once they have stopped changing."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        now = page.evaluate(READ_POSITION)
+        if now is not None and now == last:
+            return now
+        last = now
+        page.wait_for_timeout(400)
+    raise AssertionError(f"the page's position did not settle: {last}")
+
+
+def check_against_cli(page, timeout: float = 60.0) -> dict:
+    """Wait until the page's ``data-exact`` equals ``pushluck odds`` for its ``data-flags``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = shown_position(page)
+        flags = json.loads(shown["flags"])
+        odds = cli_odds(shown["game"], flags, json.loads(shown["options"]))
+        expected = odds["p_bust_next_exact"]
+        if shown["exact"] == (expected if expected is not None else "n/a"):
+            return {"flags": flags, "exact": shown["exact"], "game": shown["game"]}
+        if time.monotonic() > deadline:
+            raise AssertionError(f"page shows P(bust next) = {shown['exact']} for {flags}, "
+                                 f"pushluck odds says {expected}")
+        page.wait_for_timeout(500)
+
+
+def test_notebooks_exist():
+    assert (NOTEBOOKS / LANDING).exists()
+    assert len(LESSON_PAGES) >= 5
+
+
+def test_landing_page_links_every_notebook(server, browser):
+    page, watch = open_page(browser, server, LANDING, "a[href*='Lesson_1']")
+    hrefs = page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(e => e.href)")
+    targets = {urlparse(h).path.rsplit("/", 1)[-1] for h in hrefs}
+    for href in hrefs:
+        assert urlparse(href).path.startswith("/voila/render/"), href
+    expected = {p.name for p in NOTEBOOKS.glob("*.ipynb")} - {LANDING}
+    assert expected <= targets, f"not linked from the landing page: {sorted(expected - targets)}"
+    for target in targets:
+        assert (NOTEBOOKS / target).exists(), f"the landing page links a missing {target}"
+    assert_clean(page, watch, LANDING)
+    page.close()
+
+
+@pytest.mark.parametrize("notebook", PLAY_PAGES)
+def test_game_page_bust_probability_matches_cli(server, browser, notebook):
+    page, watch = open_page(browser, server, notebook, ".pushluck-table .pushluck-action-draw")
+    page.wait_for_selector(".js-plotly-plot", state="visible", timeout=PAGE_TIMEOUT_MS)
+    check_against_cli(page)
+    assert page.evaluate(CHARTS_WITH_DATA) > 0, f"{notebook}: the charts are empty on opening"
+    checked_drawn = charts_changed = False
+    for _ in range(6):
+        draw = page.locator(".pushluck-action-draw:not([disabled])").first
+        draw.wait_for(state="visible", timeout=60_000)
+        before = page.evaluate(READ_POSITION)
+        charts = page.evaluate(CHART_DATA)
+        draw.click()
+        page.wait_for_function(
+            f"(before) => JSON.stringify(({READ_POSITION})()) !== JSON.stringify(before)",
+            arg=before, timeout=60_000)
+        result = check_against_cli(page)
+        charts_changed = charts_changed or wait_for_chart_change(page, charts)
+        if result["flags"]:
+            checked_drawn = True
+            if charts_changed:
+                break
+    assert checked_drawn, f"{notebook}: no position with drawn cards was reached in 6 clicks"
+    assert charts_changed, f"{notebook}: no chart changed in the browser after 6 clicks"
+    assert_clean(page, watch, notebook)
+    page.close()
+
+
+@pytest.mark.parametrize("notebook", LESSON_PAGES)
+def test_lesson_page_renders(server, browser, notebook):
+    page, watch = open_page(browser, server, notebook, ".jupyter-widgets")
+    page.wait_for_selector(".js-plotly-plot", state="visible", timeout=PAGE_TIMEOUT_MS)
+    assert_clean(page, watch, notebook)
+    page.close()
+
+
+def test_lesson_1_counts_match_cli(server, browser):
+    page, _ = open_page(browser, server, "Lesson_1_Next_Card.ipynb", ".pushluck-lesson-pbust")
+    exact = page.get_attribute(".pushluck-lesson-pbust", "data-exact")
+    odds = cli_odds("lands-uncharted", {"drawn": "5h 9s"}, {})
+    assert exact == odds["p_bust_next_exact"] == "3/25"
+    page.close()
+
+
+def test_lesson_4_button_adds_simulations(server, browser):
+    page, watch = open_page(browser, server, "Lesson_4_Exact_vs_Simulation.ipynb",
+                            ".pushluck-lesson-add")
+    page.click(".pushluck-lesson-add")
+    page.wait_for_function(
+        "() => (document.querySelector('.pushluck-lesson-sim') || {}).innerText"
+        "?.includes('After 1000 turns')", timeout=60_000)
+    points = page.evaluate(
+        "() => document.querySelector('.js-plotly-plot').data[2].x.length")
+    assert points > 10
+    assert_clean(page, watch, "Lesson_4_Exact_vs_Simulation_after_click")
+    page.close()
