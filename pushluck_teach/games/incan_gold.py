@@ -1015,6 +1015,18 @@ class IncanGoldEngine(Engine):
         return (self.carried[player] + self.path_gems
                 + sum(card_value(c) for c in self.path_artifacts))
 
+    def position_flags(self) -> dict[str, str]:
+        """This round as `pushluck odds` flags: the cards flipped, the cards out of the game
+        from earlier rounds, and the round.  The command models a solo explorer, so with several
+        explorers inside its bust odds match this table while its values assume the decider
+        alone (as :meth:`turn_position` does)."""
+        flags = {"round": str(self.round_no)}
+        if self.flipped:
+            flags["drawn"] = " ".join(card.code for card in self.flipped)
+        if self.removed:
+            flags["removed"] = " ".join(card.code for card in self.removed)
+        return flags
+
     def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
         """The solo model of this round (built at its start, so solvers are reused) at the
         current decider's state.  With several explorers this is a simplification: the decider

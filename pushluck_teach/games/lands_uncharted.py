@@ -656,6 +656,11 @@ class LandsUnchartedEngine(Engine):
         self.declared = False
         self._model: LandsUnchartedTurnModel | None = None
         self._turn_start = self._raw_state()
+        # What the player knows at the start of the turn, as `pushluck odds` flags.
+        self._turn_start_outside = tuple(self.discard_pile) + tuple(
+            card for p, area in enumerate(self.allies) if p != self._player for card in area
+        )
+        self._turn_start_allies = len(self.allies[self._player])
 
     def _raw_state(self) -> LUState:
         mask = 0
@@ -914,6 +919,23 @@ class LandsUnchartedEngine(Engine):
             round_text=round_text,
             finished_text=self._finish_text,
         )
+
+    def position_flags(self) -> dict[str, str]:
+        """This turn as `pushluck odds` flags: the turn's cards, the cards out of the draw pile
+        at the turn's start (discard pile and other players' allies), the allies held then, and
+        the score on a declared double-or-nothing turn.  The command treats every removed card
+        as the discard pile, so it can differ from this table only when the draw pile runs out
+        during the turn while another player holds an ally."""
+        flags: dict[str, str] = {}
+        if self.turn_cards:
+            flags["drawn"] = " ".join(card.code for card in self.turn_cards)
+        if self._turn_start_outside:
+            flags["removed"] = " ".join(card.code for card in self._turn_start_outside)
+        if self._turn_start_allies:
+            flags["allies"] = str(self._turn_start_allies)
+        if self.declared:
+            flags["score"] = str(self._scores[self._player])
+        return flags
 
     def turn_position(self) -> tuple[LandsUnchartedTurnModel, LUState]:
         if self._over:
