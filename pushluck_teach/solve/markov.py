@@ -55,7 +55,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
 from pushluck_teach.games.base import DRAW, PositionError, TurnModel
-from pushluck_teach.solve.turn import TurnSolver
+from pushluck_teach.solve.turn import TooManyStates, TurnSolver, policy_graph
 
 Policy = Callable[[Any], str]
 
@@ -146,33 +146,17 @@ def build_chain(model: TurnModel[Any], policy: Policy | None = None,
     if not model.actions(start):
         raise PositionError("the turn is over: there is no chain to build")
     choose = policy or TurnSolver(model).best_action
-    # Depth-first search; reverse post-order of the transient states is topological.
-    post: list[Hashable] = []
-    moves: dict[Hashable, tuple[str, tuple[tuple[int, Hashable], ...]]] = {}
-    terminals: list[Hashable] = []
-    seen: set[Hashable] = set()
-    stack: list[tuple[Hashable, bool]] = [(start, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            post.append(node)
-            continue
-        if node in seen:
-            continue
-        seen.add(node)
-        if len(seen) > max_states:
-            raise PositionError(f"the chain has more than {max_states} states: too large to build")
-        if not model.actions(node):
-            terminals.append(node)
-            continue
-        action = choose(node)
-        if action not in model.actions(node):
-            raise PositionError(f"the policy chose {action!r}, which is not legal in {node!r}")
-        pairs = tuple(model.transitions(node, action))
-        moves[node] = (action, pairs)
-        stack.append((node, True))
-        stack.extend((nxt, False) for _, nxt in pairs if nxt not in seen)
-    transient = _readable_topological_order(post[::-1], moves, model)
+    try:
+        graph = policy_graph(model, start, choose, max_states=max_states)
+    except TooManyStates:
+        raise PositionError(
+            f"the chain has more than {max_states} states: too large to build"
+        ) from None
+    moves = graph.moves
+    terminals = list(graph.terminals)
+    transient = _readable_topological_order(
+        [s for s in graph.order if s in moves], moves, model
+    )
     absorbing = sorted(terminals, key=lambda t: (Fraction(model.payoff(t)), repr(t)))
     states = (*transient, *absorbing)
     index = {s: i for i, s in enumerate(states)}

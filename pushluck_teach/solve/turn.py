@@ -334,29 +334,12 @@ class TurnSolver(Generic[S]):
         state = self.model.start if state is None else state
         choose = policy or self.best_action
         model = self.model
-        # Reachable states in reverse post-order are a topological order of the acyclic turn.
-        order: list[S] = []
-        edges: dict[S, tuple[tuple[int, S], ...]] = {}
-        seen: set[S] = set()
-        stack: list[tuple[S, bool]] = [(state, False)]
-        while stack:
-            node, expanded = stack.pop()
-            if expanded:
-                order.append(node)
-                continue
-            if node in seen:
-                continue
-            seen.add(node)
-            if max_states is not None and len(seen) > max_states:
-                raise PositionError(f"more than {max_states} states are reachable from here")
-            stack.append((node, True))
-            if model.actions(node):
-                pairs = tuple(model.transitions(node, choose(node)))
-                edges[node] = pairs
-                stack.extend((nxt, False) for _, nxt in pairs if nxt not in seen)
+        graph = policy_graph(model, state, choose, max_states=max_states)
+        edges = {node: pairs for node, (_, pairs) in graph.moves.items()}
+        order = graph.order
         mass: dict[S, Any] = {state: self._num(1)}
         result: dict[Any, Any] = {}
-        for node in reversed(order):
+        for node in order:
             p = mass.pop(node, None)
             if p is None:
                 continue
@@ -373,6 +356,56 @@ class TurnSolver(Generic[S]):
 
     def states_solved(self) -> int:
         return len(self._values)
+
+
+class TooManyStates(PositionError):
+    """More states are reachable than a caller's budget allows."""
+
+
+@dataclass(frozen=True)
+class PolicyGraph:
+    """The states a policy reaches from a start, in topological order (every state before the
+    states it leads to), with the action chosen and its outcomes at each decision state."""
+
+    order: tuple[Any, ...]
+    moves: Mapping[Any, tuple[str, tuple[tuple[int, Any], ...]]]
+
+    @property
+    def terminals(self) -> tuple[Any, ...]:
+        return tuple(s for s in self.order if s not in self.moves)
+
+
+def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
+                 max_states: int | None = None) -> PolicyGraph:
+    """Every state reachable from ``start`` when ``choose`` picks the actions.
+
+    A depth-first search; the reverse of its post-order is a topological order of the acyclic
+    turn.  With ``max_states`` a :class:`PositionError` is raised once more states than that
+    are reachable (:class:`TooManyStates`; a caller with a time budget can skip the work).
+    """
+    post: list[Any] = []
+    moves: dict[Any, tuple[str, tuple[tuple[int, Any], ...]]] = {}
+    seen: set[Any] = set()
+    stack: list[tuple[Any, bool]] = [(start, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            post.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        if max_states is not None and len(seen) > max_states:
+            raise TooManyStates(f"more than {max_states} states are reachable from here")
+        stack.append((node, True))
+        if model.actions(node):
+            action = choose(node)
+            if action not in model.actions(node):
+                raise PositionError(f"the policy chose {action!r}, which is not legal here")
+            pairs = tuple(model.transitions(node, action))
+            moves[node] = (action, pairs)
+            stack.extend((nxt, False) for _, nxt in pairs if nxt not in seen)
+    return PolicyGraph(tuple(reversed(post)), moves)
 
 
 def expectation(distribution: Mapping[Number, Number]) -> Number:

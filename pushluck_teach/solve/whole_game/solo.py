@@ -58,7 +58,7 @@ from pushluck_teach.games.base import STOP, OptionError, RulesError, TurnModel, 
 from pushluck_teach.games.hit_list import HitListVariant
 from pushluck_teach.games.lands_uncharted import SOLO_TURNS, LandsUnchartedVariant
 from pushluck_teach.sim import OptimalTurnBot, SimulationResult, ThresholdBot, simulate_games
-from pushluck_teach.solve.turn import TurnSolver
+from pushluck_teach.solve.turn import TurnSolver, policy_graph
 from pushluck_teach.solve.whole_game import PolicyText
 
 LANDS = "lands-uncharted"
@@ -164,28 +164,12 @@ def _forward(model: TurnModel[Any], start: Any, choose: Callable[[Any], str],
              outcome: Callable[[Any, Any, str], Any]) -> dict[Any, float]:
     """One turn's outcome distribution under ``choose``: ``outcome(last decision state,
     terminal, action)`` labels each terminal (float forward pass in topological order)."""
-    order: list[Any] = []
-    edges: dict[Any, tuple[str, tuple[tuple[int, Any], ...]]] = {}
-    seen: set[Any] = set()
-    stack: list[tuple[Any, bool]] = [(start, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-            continue
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.append((node, True))
-        if model.actions(node):
-            action = choose(node)
-            pairs = tuple(model.transitions(node, action))
-            edges[node] = (action, pairs)
-            stack.extend((nxt, False) for _, nxt in pairs
-                         if nxt not in seen and model.actions(nxt))
+    graph = policy_graph(model, start, choose)
+    edges = graph.moves
+    order = [node for node in graph.order if node in edges]
     mass: dict[Any, float] = {start: 1.0}
     result: dict[Any, float] = {}
-    for node in reversed(order):
+    for node in order:
         p = mass.pop(node, None)
         if p is None:
             continue
