@@ -82,6 +82,10 @@ def check_position(model: Any, state: Any) -> None:
             assert isinstance(weight, int) and weight > 0
         total = sum(w for w, _ in pairs)
         assert sum(Fraction(w, total) for w, _ in pairs) == 1
+    shortcut = model.stop_payoff(state)
+    if shortcut is not None:
+        ((_, stopped),) = model.transitions(state, STOP)
+        assert shortcut == model.payoff(stopped)
     fast = TurnSolver(model)
     a = fast.analyse(state)
     tol = 1e-9 * max(1.0, abs(a.ev_optimal))

@@ -199,6 +199,12 @@ class TurnModel(ABC, Generic[State]):
         """What the turn holds now: what stopping banks, or the running total where stopping is
         not yet allowed (used by threshold policies and charts)."""
 
+    def stop_payoff(self, state: State) -> Number | None:
+        """What stopping in ``state`` pays, where the model can say so without building the
+        terminal state (an optional shortcut for speed; ``None``: use ``transitions``).  It must
+        equal the payoff of ``transitions(state, STOP)``."""
+        return None
+
     def is_forced(self, state: State) -> bool:
         """True while a rule forces draws (a queen of hearts, say): part of the previous draw."""
         return False

@@ -423,6 +423,12 @@ class CaptainSevenTurnModel(TurnModel[int]):
         """Caught (even when an ace relic saved a third)."""
         return terminal % 2 == 0
 
+    def stop_payoff(self, state: int) -> int | None:
+        """Stashing banks the turn total (the shortcut of ``transitions(state, STOP)``)."""
+        if state >= 0 and state & STARTED and not state & PENDING:
+            return state >> _TOTAL_SHIFT
+        return None
+
     def turn_total(self, state: int) -> int:
         if state < 0:
             return self.payoff(state)

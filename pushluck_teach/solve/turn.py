@@ -110,6 +110,7 @@ class TurnSolver(Generic[S]):
         self._bust: dict[S, Any] = {}
         self._draw_once: dict[S, Any] = {}
         self._zero: Any = _rational(0) if exact else 0.0
+        self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     # ---- number helpers -------------------------------------------------------------------
     def _num(self, value: Any) -> Any:
@@ -138,6 +139,14 @@ class TurnSolver(Generic[S]):
         return acc / total_weight
 
     # ---- optimal values -------------------------------------------------------------------
+    def _ordered(self, actions: tuple[str, ...]) -> tuple[str, ...]:
+        """``stop`` first (it wins ties), then the model's order; cached per actions tuple."""
+        ordered = self._orders.get(actions)
+        if ordered is None:
+            ordered = (STOP, *[a for a in actions if a != STOP]) if STOP in actions else actions
+            self._orders[actions] = ordered
+        return ordered
+
     def _value(self, state: S) -> Any:
         cached = self._values.get(state)
         if cached is not None:
@@ -148,20 +157,23 @@ class TurnSolver(Generic[S]):
             value = self._num(model.payoff(state))
             self._values[state] = value
             return value
-        if STOP in actions and model.stop_is_optimal(state):
-            best_action, value = STOP, self._q(state, STOP)
-        else:
-            ordered = (STOP, *[a for a in actions if a != STOP]) if STOP in actions else actions
-            best_action, value = ordered[0], self._q(state, ordered[0])
+        ordered = self._ordered(actions)
+        best_action, value = ordered[0], self._q(state, ordered[0])
+        if len(ordered) > 1 and not (best_action == STOP and model.stop_is_optimal(state)):
+            greater = self._greater
             for action in ordered[1:]:
                 q = self._q(state, action)
-                if self._greater(q, value):
+                if greater(q, value):
                     best_action, value = action, q
         self._values[state] = value
         self._best[state] = best_action
         return value
 
     def _q(self, state: S, action: str) -> Any:
+        if action == STOP:
+            payoff = self.model.stop_payoff(state)
+            if payoff is not None:
+                return self._num(payoff)
         # The hot loop of every solve: _expect inlined, memo looked up before recursing.
         values, value_of = self._values, self._value
         total_weight = 0
