@@ -146,7 +146,9 @@ class PageWatch:
     def __init__(self, page) -> None:
         self.requests: list[str] = []
         self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
         page.on("request", lambda request: self.requests.append(request.url))
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
 
     def outside_hosts(self) -> list[str]:
@@ -180,6 +182,9 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
     assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0, (
         f"{notebook}: a cell wrote to stderr")
     assert watch.outside_hosts() == [], f"{notebook} requested: {watch.outside_hosts()[:5]}"
+    # A widget model whose code failed to load drops every later update (ui.figures docstring).
+    failed = [e for e in watch.page_errors if "Failed to initialize model" in e]
+    assert failed == [], f"{notebook}: {failed[:3]}"
 
 
 def cli_odds(game: str, flags: dict[str, str], options: dict[str, str]) -> dict:

@@ -20,7 +20,7 @@ from pushluck_teach.games import all_games
 from pushluck_teach.games.base import DRAW, STOP, PositionError
 from pushluck_teach.sim.bots import cached_solver, make_bot
 from pushluck_teach.ui import GameTable, play
-from pushluck_teach.ui.figures import fraction_text
+from pushluck_teach.ui.figures import LiveFigureWidget, fraction_text
 from pushluck_teach.ui.table import action_class
 
 GAMES = [spec.name for spec in all_games()]
@@ -295,6 +295,26 @@ def test_bust_line_follows_the_turn_and_figures_persist() -> None:
     assert panel.figures == figures
     assert all(y == 1 / 6 for y in panel.fig_bust.data[0].y)
     assert panel.fig_bust.data[0].x[0] == "1. start"
+
+
+def test_browser_state_follows_every_click_and_the_bundle_is_sent_once() -> None:
+    """The synced state a browser view draws from equals each figure's data after every click;
+    the loader ``_esm`` is small (anywidget's 2 s import deadline) and one figure per panel
+    carries plotly's bundle."""
+    table = GameTable("pig", seats=("human",), seed=3, background=False)
+    panel = table.panel
+    figures = panel.figures
+    for _ in range(3):
+        table.action_buttons[DRAW].click()
+        for fig in figures:
+            assert fig._widget_data == fig._data
+            assert fig._widget_layout == fig._layout_obj._props
+    assert panel.figures == figures
+    assert all(isinstance(fig, LiveFigureWidget) for fig in figures)
+    assert all(len(fig._esm) < 10_000 for fig in figures)
+    carriers = [fig for fig in figures if fig._plotly_esm]
+    assert carriers == [panel.fig_next]
+    assert len(carriers[0]._plotly_esm) > 1_000_000
 
 
 def test_background_distribution_matches_the_solver() -> None:

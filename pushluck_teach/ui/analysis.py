@@ -181,10 +181,11 @@ class AnalysisPanel(widgets.VBox):
         if sys.getrecursionlimit() < 20_000:
             sys.setrecursionlimit(20_000)
         self.add_class("pushluck-analysis")
+        # One figure brings plotly's 5 MB widget bundle to the page; the others share it.
         self.fig_next = F.make_next_card_figure()
-        self.fig_bust = F.make_bust_line_figure()
-        self.fig_choice = F.make_choice_figure()
-        self.fig_dist = F.make_distribution_figure()
+        self.fig_bust = F.make_bust_line_figure(carry_bundle=False)
+        self.fig_choice = F.make_choice_figure(carry_bundle=False)
+        self.fig_dist = F.make_distribution_figure(carry_bundle=False)
         self.text_next = widgets.HTML()
         self.text_bust = widgets.HTML()
         self.text_choice = widgets.HTML()
@@ -207,12 +208,9 @@ class AnalysisPanel(widgets.VBox):
         self._executor: ThreadPoolExecutor | None = None
         self._future: Future[Any] | None = None
 
-        self._holders: dict[int, widgets.Box] = {}
-
         def cell(fig: widgets.DOMWidget, text: widgets.HTML, *extra: widgets.Widget
                  ) -> widgets.VBox:
             holder = widgets.Box([fig], layout=widgets.Layout(min_height=f"{F.FIGURE_HEIGHT}px"))
-            self._holders[id(fig)] = holder
             return widgets.VBox([holder, *extra, text],
                                 layout=widgets.Layout(width="490px", margin="4px"))
 
@@ -394,18 +392,10 @@ class AnalysisPanel(widgets.VBox):
         super().close()
 
     def _publish(self, *figs: Any) -> None:
-        """Make the browser show each figure's current state (see :mod:`.figures`)."""
+        """Put each figure's current state in its synced traits (see :mod:`.figures`): a view
+        opened later, or one that missed an edit message, draws the current data."""
         for fig in figs:
             F.sync_widget_state(fig)
-            holder = self._holders.get(id(fig))
-            if holder is not None:
-                # A new wrapper model makes the front end build a new view of the figure (the
-                # same children list would be kept as it is).
-                old = holder.children
-                holder.children = (widgets.Box([fig]),)
-                for wrapper in old:
-                    if wrapper is not fig:
-                        wrapper.close()
 
     def _widen_threshold(self, dist: dict[Number, Number]) -> None:
         if dist:

@@ -16,11 +16,18 @@ Charts (trace order):
 * outcome distribution: ``data[0]`` under the optimal policy, ``data[1]`` under "stop once the
   turn total reaches T".
 
-Browser views.  With plotly 6/7 (the anywidget front end) the edit messages of ``batch_update``
-reach a view of a figure nested in other widgets unreliably (checked in Voilà with Chromium:
-with several figures on a page most updates were lost).  So after each update the panel also
-calls :func:`sync_widget_state` and re-attaches the figure to its container, which makes the
-browser draw a fresh view from the current state; the figure object itself is never replaced.
+Browser views.  plotly 6/7's ``FigureWidget`` is an anywidget whose ``_esm`` is plotly's whole
+5 MB widget bundle.  anywidget 0.11's front end gives a model 2 s from its creation to import
+its ``_esm``; past that it marks the model failed ("[anywidget] Failed to initialize model.")
+and from then on drops *every* message the kernel sends to it, although its views still
+render the state the page received at opening.  A Play page creates four such models at once
+(4 x 5 MB to import), so on a busy machine some or all of its charts froze after the first
+draw.  :class:`LiveFigureWidget` fixes that: its ``_esm`` is a tiny loader that finishes at
+once and imports the plotly bundle (sent once per page in ``_plotly_esm``, shared by every
+figure, see ``carry_bundle``) after that deadline-bound step; its views re-draw with
+``Plotly.react`` whenever the synced ``_widget_data``/``_widget_layout`` change, and
+:func:`sync_widget_state` assigns those after every update, so a view always ends on the
+figure's current state even if an edit message arrived before the bundle had loaded.
 
 PNG download: the modebar's camera button saves a PNG; the options go in the figure's
 ``_config`` trait (``toImageButtonOptions``), which the plotly FigureWidget front end passes to
@@ -37,6 +44,7 @@ from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
+from traitlets import Unicode
 
 from pushluck_teach.ui.theme import (
     BEST_OUTLINE,
@@ -161,13 +169,104 @@ def _base_layout(title: str, **extra: Any) -> dict[str, Any]:
     return layout
 
 
-def _widget(data: list[Any], layout: dict[str, Any], filename: str) -> go.FigureWidget:
-    fig = go.FigureWidget(data=data, layout=layout)
+#: The anywidget module of :class:`LiveFigureWidget`: it returns at once (anywidget's 2 s
+#: deadline) and imports plotly's widget bundle, once per page, from the first model that
+#: carries it in ``_plotly_esm``; views also follow full-state syncs with ``Plotly.react``.
+LAZY_ESM = """
+const KEY = "__pushluckPlotlyWidget";
+function shared() {
+  let slot = globalThis[KEY];
+  if (!slot) {
+    slot = {};
+    slot.promise = new Promise((resolve) => { slot.resolve = resolve; });
+    globalThis[KEY] = slot;
+  }
+  return slot;
+}
+function load(model) {
+  const slot = shared();
+  const source = model.get("_plotly_esm");
+  if (source && !slot.started) {
+    slot.started = true;
+    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    import(url).then((mod) => { URL.revokeObjectURL(url); slot.resolve(mod); },
+                     (error) => { slot.started = false; console.error(error); });
+  }
+  return slot.promise;
+}
+export default () => {
+  let widget = null;
+  let ready = null;
+  return {
+    initialize({ model }) {
+      ready = load(model).then((mod) => {
+        widget = mod.default();
+        widget.initialize({ model });
+      });
+    },
+    async render({ model, el }) {
+      await ready;
+      const dispose = widget.render({ model, el });
+      let queued = false;
+      let disposed = false;
+      const redraw = () => {
+        if (queued) return;
+        queued = true;
+        setTimeout(() => {
+          queued = false;
+          const Plotly = globalThis.Plotly;
+          if (disposed || !Plotly) return;
+          const layout = structuredClone(model.get("_widget_layout"));
+          if (!layout.height) layout.height = 360;
+          const config = { ...model.get("_config"), editSelection: false };
+          Plotly.react(el, structuredClone(model.get("_widget_data")), layout, config);
+        }, 0);
+      };
+      model.on("change:_widget_data", redraw);
+      model.on("change:_widget_layout", redraw);
+      return () => {
+        disposed = true;
+        model.off("change:_widget_data", redraw);
+        model.off("change:_widget_layout", redraw);
+        if (typeof dispose === "function") dispose();
+      };
+    },
+  };
+};
+"""
+
+
+class LiveFigureWidget(go.FigureWidget):
+    """A ``FigureWidget`` whose browser views keep up with in-place updates (see the module
+    docstring): a small loader as ``_esm``, plotly's bundle in ``_plotly_esm``."""
+
+    _esm = LAZY_ESM
+    _plotly_esm = Unicode(str(go.FigureWidget._esm)).tag(sync=True)
+
+
+class BundleSharingFigureWidget(LiveFigureWidget):
+    """A :class:`LiveFigureWidget` without its own copy of the bundle: it waits for a
+    :class:`LiveFigureWidget` shown on the same page to bring it."""
+
+    _plotly_esm = Unicode("").tag(sync=True)
+
+
+def live_figure(data: list[Any] | None = None, layout: Any = None, *,
+                carry_bundle: bool = True) -> LiveFigureWidget:
+    """A :class:`LiveFigureWidget`; ``carry_bundle=False`` leaves plotly's bundle to another
+    figure displayed on the same page."""
+    cls = LiveFigureWidget if carry_bundle else BundleSharingFigureWidget
+    return cls(data=data, layout=layout)
+
+
+def _widget(data: list[Any], layout: dict[str, Any], filename: str, carry_bundle: bool = True
+            ) -> LiveFigureWidget:
+    fig = live_figure(data, layout, carry_bundle=carry_bundle)
     fig._config = png_config(filename)
     return fig
 
 
-def make_next_card_figure() -> go.FigureWidget:
+def make_next_card_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
     hover = ("%{x}<br>probability %{customdata[0]}<br>≈ %{y:.4f}"
              "<br>turn total after: %{customdata[1]}<extra></extra>")
     bars = [
@@ -181,10 +280,10 @@ def make_next_card_figure() -> go.FigureWidget:
         "Next draw", barmode="overlay", xaxis={"type": "category", "title": None},
         yaxis={"title": "probability", "rangemode": "tozero"},
     )
-    return _widget(bars, layout, "pushluck-next-draw")
+    return _widget(bars, layout, "pushluck-next-draw", carry_bundle)
 
 
-def make_bust_line_figure() -> go.FigureWidget:
+def make_bust_line_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
     line = go.Scatter(
         name="P(next draw busts)", x=[], y=[], mode="lines+markers+text",
         line={"color": BUST_COLOUR, "width": 3}, marker={"size": 10, "symbol": "diamond"},
@@ -196,10 +295,10 @@ def make_bust_line_figure() -> go.FigureWidget:
         xaxis={"type": "category", "title": "decision"},
         yaxis={"title": "P(next draw busts)", "range": [0, 1.05], "tickformat": ".0%"},
     )
-    return _widget([line], layout, "pushluck-bust-risk")
+    return _widget([line], layout, "pushluck-bust-risk", carry_bundle)
 
 
-def make_choice_figure() -> go.FigureWidget:
+def make_choice_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
     bar = go.Bar(
         name="expected result", x=[], y=[], textposition="outside", cliponaxis=False,
         marker={"color": [], "line": {"color": BEST_OUTLINE, "width": []}},
@@ -209,10 +308,10 @@ def make_choice_figure() -> go.FigureWidget:
         "Value of the choice", showlegend=False, xaxis={"type": "category", "title": None},
         yaxis={"title": "expected result of the turn"},
     )
-    return _widget([bar], layout, "pushluck-value-of-choice")
+    return _widget([bar], layout, "pushluck-value-of-choice", carry_bundle)
 
 
-def make_distribution_figure() -> go.FigureWidget:
+def make_distribution_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
     hover = "result %{x}<br>probability ≈ %{y:.4f}<extra>%{fullData.name}</extra>"
     bars = [
         go.Bar(name="optimal play", x=[], y=[], marker={"color": OPTIMAL_COLOUR},
@@ -225,7 +324,7 @@ def make_distribution_figure() -> go.FigureWidget:
         "This turn's result from here", barmode="group",
         xaxis={"title": "result of the turn"}, yaxis={"title": "probability"},
     )
-    return _widget(bars, layout, "pushluck-turn-distribution")
+    return _widget(bars, layout, "pushluck-turn-distribution", carry_bundle)
 
 
 def sync_widget_state(fig: go.FigureWidget) -> None:
@@ -235,7 +334,8 @@ def sync_widget_state(fig: go.FigureWidget) -> None:
     the synced ``_widget_data``/``_widget_layout`` traits keep the construction-time state.
     A view created later (a page opened after the kernel ran the notebook, a pre-heated Voilà
     kernel, a re-attached view) would show that stale state.  Calling this after each update
-    makes every new view render the current data.
+    makes every new view render the current data, and a :class:`LiveFigureWidget`'s existing
+    views re-draw from it when an edit message did not reach them.
     """
     fig._widget_data = deepcopy(fig._data)
     fig._widget_layout = deepcopy(fig._layout_obj._props)

@@ -37,7 +37,7 @@ from pushluck_teach.solve.markov import (
     build_chain,
 )
 from pushluck_teach.solve.turn import TurnSolver
-from pushluck_teach.ui.figures import png_config, probability_text, value_text
+from pushluck_teach.ui.figures import live_figure, png_config, probability_text, value_text
 from pushluck_teach.ui.theme import (
     BUST_COLOUR,
     DRAW_ONCE_COLOUR,
@@ -175,7 +175,8 @@ def _layout(title: str, *, width: int = 520, height: int = 340, **extra: Any) ->
 
 
 def _as_widget(fig: go.Figure, filename: str) -> go.FigureWidget:
-    widget = go.FigureWidget(fig)
+    # A LiveFigureWidget, not a plain FigureWidget: see pushluck_teach.ui.figures (Browser views).
+    widget = live_figure(fig)
     widget._config = png_config(filename)
     return widget
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from pushluck_teach.ui.figures import live_figure
 from pushluck_teach.ui.theme import OKABE_ITO
 
 HEATMAP_SCALE = "Cividis"
@@ -45,7 +46,8 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans
 def _figure(data: Sequence[Any], layout: dict[str, Any], widget: bool) -> go.Figure:
     layout = {"font": {"family": FONT}, "template": "plotly_white", **layout}
     if widget:
-        return go.FigureWidget(data=list(data), layout=layout)
+        # A live figure: plotly's bundle loads once per page (see ui.figures.LiveFigureWidget).
+        return live_figure(list(data), layout)
     return go.Figure(data=list(data), layout=layout)
 
 
