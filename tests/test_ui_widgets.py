@@ -378,3 +378,31 @@ def test_distribution_too_big_for_a_live_chart_is_skipped_with_a_note() -> None:
     assert table.panel.fig_dist.data[0].x == ()
     assert "Not drawn yet: more than 3 states" in table.panel.text_dist.value
     assert not table.message_is_error
+
+
+def test_win_chance_gauge_follows_the_exact_whole_game_solution() -> None:
+    from pushluck_teach.solve.whole_game.captain_seven import captain_seven_win_probability
+    from pushluck_teach.solve.whole_game.pig import pig_win_probability
+    from pushluck_teach.ui import GameTable
+
+    pig = GameTable("pig", seats=("human", "optimal"), seed=4)
+    pig.act("draw")
+    pig.gauge.wait()
+    engine = pig.engine
+    if not engine.is_over and engine.current_player == 0:
+        scores = engine.scores()
+        expected = pig_win_probability(engine.variant, scores[0], scores[1], engine.turn_total)
+        assert pig.gauge.probability == pytest.approx(expected, abs=1e-12)
+        assert f"{100 * expected:.1f}%" in pig.gauge.value
+
+    seven = GameTable("captain-seven", seats=("human", "optimal"), seed=2)
+    seven.gauge.wait()
+    expected = captain_seven_win_probability(seven.engine.variant, 0, 0)
+    assert seven.gauge.probability == pytest.approx(expected, abs=1e-12)
+    assert "chance to win from here" in seven.gauge.value
+
+    lands = GameTable("lands-uncharted", seats=("human", "optimal"), seed=1)
+    lands.gauge.wait()
+    assert lands.gauge.value == "" and lands.gauge.probability is None
+    seven.coach = "off"
+    assert seven.gauge.value == ""

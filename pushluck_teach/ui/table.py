@@ -52,6 +52,7 @@ from pushluck_teach.games.base import (
 from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
+from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.theme import STYLESHEET
 
 HUMAN = "human"
@@ -211,10 +212,11 @@ class GameTable(widgets.VBox):
         self.cli_html = widgets.HTML()
         self.log_html = widgets.HTML()
         self.panel = AnalysisPanel()
+        self.gauge = WinChanceGauge()
         widgets.link((self, "coach"), (self.panel, "coach"))
         left = widgets.VBox(
             [self.status_html, self.cards_html, self.action_box, self.message_html,
-             self.finished_html, self.cli_html],
+             self.finished_html, self.gauge, self.cli_html],
             layout=widgets.Layout(width="560px", margin="0 12px 0 0"),
         )
         right = widgets.VBox([self.scores_html, self.log_html],
@@ -625,6 +627,7 @@ class GameTable(widgets.VBox):
             self.scores_html.value = ""
             self.log_html.value = ""
             self.panel.show_nothing("No game running.")
+            self.gauge.clear()
             return
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
@@ -736,6 +739,10 @@ class GameTable(widgets.VBox):
                                     f"{escape(text)}<br>Winner: {escape(names)}.</div>")
 
     def _render_analysis(self, engine: Engine, view: Any, human_to_move: bool) -> None:
+        if self.coach == "always" and not engine.is_over:
+            self.gauge.show(engine, self._seat_name(engine.current_player))
+        else:
+            self.gauge.clear()
         options = self.variant.changed_options()
         if self.coach == "after":
             decision = self._decision

@@ -12,13 +12,13 @@ game (Captain Seven's Doubloons, say) is one module plus one line here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from pushluck_teach.games.base import RulesError, Variant
+from pushluck_teach.games.base import Engine, RulesError, Variant
 
 #: game name -> module defining ``SOLVER``.  Register a new whole-game solver here.
 SOLVER_MODULES = MappingProxyType({
@@ -43,6 +43,17 @@ class WholeGameSolver(Protocol):
     def build_shipped(self, directory: Path) -> list[Path]:
         """Compute the defaults and write them to ``directory``; the files written."""
         ...
+
+
+def win_chance_task(engine: Engine) -> Callable[[], float] | None:
+    """For a live table's "chance to win from here" gauge: a function computing the player to
+    move's chance to win from the engine's current position, built from an immutable snapshot
+    (so it may run in a worker thread while play goes on), or ``None`` where no whole-game
+    solution applies (no solver for the game, not two players, game over, hidden stashes...)."""
+    module = SOLVER_MODULES.get(engine.game)
+    if module is None:
+        return None
+    return importlib.import_module(module).win_chance_task(engine)
 
 
 def has_solver(game: str) -> bool:

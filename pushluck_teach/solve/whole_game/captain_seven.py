@@ -111,7 +111,7 @@ Targets up to :data:`MAX_TARGET` (the sheet's 1000 is beyond it).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -939,6 +939,20 @@ def captain_seven_engine_win_probability(engine: Engine) -> float | None:
     model, state = engine.turn_position()
     return captain_seven_win_probability(variant, int(stashes[me]), int(stashes[1 - me]),
                                          state=state, model=model)
+
+
+def win_chance_task(engine: Engine) -> Callable[[], float] | None:
+    """The gauge of a live two-player table (see ``whole_game.win_chance_task``); ``None`` with
+    relics, or with secret stashes (the gauge would reveal the other stash)."""
+    variant = engine.variant
+    if (engine.is_over or engine.players != 2 or not isinstance(variant, CaptainSevenVariant)
+            or variant.relics or variant.secret_stash or variant.target > MAX_TARGET):
+        return None
+    me = engine.current_player
+    stashes = engine.scores()
+    model, state = engine.turn_position()
+    mine, theirs = int(stashes[me]), int(stashes[1 - me])
+    return lambda: captain_seven_win_probability(variant, mine, theirs, state=state, model=model)
 
 
 # --------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ it (milliseconds).  A match keeps :math:`W_A`, :math:`W_B` (float64).  Goals up 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -374,6 +374,19 @@ def pig_win_probability(variant: PigVariant, my_score: int, opp_score: int,
     """The chance that the player to move wins two-player Pig from here, both playing optimally
     (``turn_total`` = this turn's points so far, 0 before the first roll)."""
     return optimal_solution(variant).win_probability(my_score, opp_score, turn_total)
+
+
+def win_chance_task(engine: Engine) -> Callable[[], float] | None:
+    """The gauge of a live two-player Pig table (see ``whole_game.win_chance_task``)."""
+    variant = engine.variant
+    if (engine.is_over or engine.players != 2 or not isinstance(variant, PigVariant)
+            or variant.target > MAX_TARGET):
+        return None
+    me = engine.current_player
+    scores = engine.scores()
+    _, state = engine.turn_position()
+    mine, theirs, total = int(scores[me]), int(scores[1 - me]), int(state[1])
+    return lambda: pig_win_probability(variant, mine, theirs, total)
 
 
 def pig_action_win_probabilities(variant: PigVariant, my_score: int, opp_score: int,
