@@ -36,6 +36,7 @@ CHROMIUM_ARGS = [
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 LANDING = "00_Start_Here.ipynb"
 PLAY_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Play_*.ipynb"))
+GAUGE_PAGES = {"Play_Pig.ipynb", "Play_Captain_Seven.ipynb"}
 LESSON_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Lesson_*.ipynb"))
 PAGE_TIMEOUT_MS = 180_000
 TRACEBACK_MARKERS = ("Traceback (most recent call last)", "Error in callback", "Exception in")
@@ -295,6 +296,11 @@ def test_game_page_bust_probability_matches_cli(server, browser, notebook):
                 break
     assert checked_drawn, f"{notebook}: no position with drawn cards was reached in 6 clicks"
     assert charts_changed, f"{notebook}: no chart changed in the browser after 6 clicks"
+    if notebook in GAUGE_PAGES:  # the exact whole-game "chance to win from here" gauge
+        gauge = page.locator(".pushluck-win-gauge[role='meter']").first
+        gauge.wait_for(state="visible", timeout=60_000)
+        value = float(gauge.get_attribute("aria-valuenow"))
+        assert 0 < value < 100, f"{notebook}: the win gauge shows {value}%"
     assert_clean(page, watch, notebook)
     page.close()
 
