@@ -74,3 +74,16 @@ def test_console_script_runs_as_a_module() -> None:
         capture_output=True, text=True, check=True,
     )
     assert json.loads(result.stdout)["ev_stop"] == 5.0
+
+
+def test_incan_gold_others_flag_reaches_the_explorers_model(capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    flips = ["--drawn", "5s Kd 9h 3d", "--json", "--exact"]
+    code, solo_out, _ = run(capsys, "odds", "incan-gold", *flips)
+    assert code == 0
+    code, group_out, _ = run(capsys, "odds", "incan-gold", *flips, "--others", "5")
+    assert code == 0
+    solo, group = json.loads(solo_out), json.loads(group_out)
+    # The bust odds depend only on the cards; what leaving banks depends on who shares it.
+    assert group["p_bust_next_exact"] == solo["p_bust_next_exact"] == "1/13"
+    assert group["ev_stop_exact"] != solo["ev_stop_exact"]
