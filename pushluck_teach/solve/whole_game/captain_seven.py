@@ -561,7 +561,7 @@ def solve_optimal(variant: CaptainSevenVariant | None = None) -> CaptainSevenSol
         cols = ts + j
         ok = cols < _SIZE
         band[ok, j] = matrix[ts[ok], cols[ok]]
-    final, _ = final_turn_table()
+    final, final_threshold = final_turn_table()
     w = np.zeros((g, g))
     pick = np.zeros((g, g), dtype=np.int16)
     ext = _extend(g, w, final)
@@ -569,11 +569,7 @@ def solve_optimal(variant: CaptainSevenVariant | None = None) -> CaptainSevenSol
     for s in range(2 * g - 2, -1, -1):
         a = _layer(g, s)
         b = s - a
-        r = _after_turn(ext, a, b, True)
-        pad = np.zeros((a.size, _SIZE + 10))
-        pad[:, :_SIZE] = r
-        windows = sliding_window_view(pad[:, 1:], 10, axis=1)[:, :MAX_THRESHOLD, :]
-        c = np.einsum("ktj,tj->kt", windows, band)
+        c = _threshold_values(ext, a, b, band)
         swap = a.size - 1 - np.arange(a.size)
         idx = np.argmax(c + 0.5 * q[None, :], axis=1)
         for rounds_here in range(1, MAX_POLICY_ROUNDS + 1):  # noqa: B007 (used below)
@@ -593,9 +589,19 @@ def solve_optimal(variant: CaptainSevenVariant | None = None) -> CaptainSevenSol
         ext[a, b] = value
         pick[a, b] = idx + 1
     residual = _bellman_residual(g, w, final, matrix, band, q)
-    final_value, final_threshold = final_turn_table()
-    return CaptainSevenSolution(g, w, pick, np.asarray(final_value),
+    return CaptainSevenSolution(g, w, pick, np.asarray(final),
                                 np.asarray(final_threshold), residual, rounds)
+
+
+def _threshold_values(ext: np.ndarray, a: np.ndarray, b: np.ndarray, band: np.ndarray
+                      ) -> np.ndarray:
+    """``C[k, T]``: for the stash pairs ``(a[k], b[k])`` of one layer, the mover's value of a
+    turn played to threshold ``T`` that is not caught (the banded turn table against the
+    values after the turn)."""
+    pad = np.zeros((a.size, _SIZE + 10))
+    pad[:, :_SIZE] = _after_turn(ext, a, b, True)
+    windows = sliding_window_view(pad[:, 1:], 10, axis=1)[:, :MAX_THRESHOLD, :]
+    return np.einsum("ktj,tj->kt", windows, band)
 
 
 def _bellman_residual(g: int, w: np.ndarray, final: np.ndarray, matrix: np.ndarray,
@@ -606,11 +612,7 @@ def _bellman_residual(g: int, w: np.ndarray, final: np.ndarray, matrix: np.ndarr
     for s in range(2 * g - 2, -1, -1):
         a = _layer(g, s)
         b = s - a
-        r = _after_turn(ext, a, b, True)
-        pad = np.zeros((a.size, _SIZE + 10))
-        pad[:, :_SIZE] = r
-        windows = sliding_window_view(pad[:, 1:], 10, axis=1)[:, :MAX_THRESHOLD, :]
-        c = np.einsum("ktj,tj->kt", windows, band)
+        c = _threshold_values(ext, a, b, band)
         rhs = (c + q[None, :] * (1.0 - w[b, a])[:, None]).max(axis=1)
         worst = max(worst, float(np.max(np.abs(rhs - w[a, b]))))
     return worst
