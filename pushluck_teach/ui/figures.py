@@ -155,7 +155,8 @@ def png_config(filename: str) -> dict[str, Any]:
     }
 
 
-def _base_layout(title: str, **extra: Any) -> dict[str, Any]:
+def base_layout(title: str, **extra: Any) -> dict[str, Any]:
+    """The charts' common Plotly layout; ``extra`` keys replace the defaults."""
     layout: dict[str, Any] = {
         "title": {"text": title, "font": {"size": 16}},
         "width": FIGURE_WIDTH,
@@ -276,7 +277,7 @@ def make_next_card_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
         go.Bar(name="gain", x=[], y=[], marker={"color": GAIN_COLOUR},
                textposition="outside", cliponaxis=False, hovertemplate=hover),
     ]
-    layout = _base_layout(
+    layout = base_layout(
         "Next draw", barmode="overlay", xaxis={"type": "category", "title": None},
         yaxis={"title": "probability", "rangemode": "tozero"},
     )
@@ -290,7 +291,7 @@ def make_bust_line_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
         textposition="top center", cliponaxis=False,
         hovertemplate="%{x}<br>P(bust) %{text}<br>≈ %{y:.4f}<extra></extra>",
     )
-    layout = _base_layout(
+    layout = base_layout(
         "Bust risk so far this turn", showlegend=False,
         xaxis={"type": "category", "title": "decision"},
         yaxis={"title": "P(next draw busts)", "range": [0, 1.05], "tickformat": ".0%"},
@@ -304,7 +305,7 @@ def make_choice_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
         marker={"color": [], "line": {"color": BEST_OUTLINE, "width": []}},
         hovertemplate="%{x}<br>expected result %{text}<extra></extra>",
     )
-    layout = _base_layout(
+    layout = base_layout(
         "Value of the choice", showlegend=False, xaxis={"type": "category", "title": None},
         yaxis={"title": "expected result of the turn"},
     )
@@ -320,7 +321,7 @@ def make_distribution_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
                                                       "pattern": {"shape": "/"}},
                hovertemplate=hover),
     ]
-    layout = _base_layout(
+    layout = base_layout(
         "This turn's result from here", barmode="group",
         xaxis={"title": "result of the turn"}, yaxis={"title": "probability"},
     )

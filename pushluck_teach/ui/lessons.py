@@ -37,11 +37,16 @@ from pushluck_teach.solve.markov import (
     build_chain,
 )
 from pushluck_teach.solve.turn import TurnSolver
-from pushluck_teach.ui.figures import live_figure, png_config, probability_text, value_text
+from pushluck_teach.ui.figures import (
+    base_layout,
+    live_figure,
+    png_config,
+    probability_text,
+    value_text,
+)
 from pushluck_teach.ui.theme import (
     BUST_COLOUR,
     DRAW_ONCE_COLOUR,
-    FONT_STACK,
     GAIN_COLOUR,
     OKABE_ITO,
     OPTIMAL_COLOUR,
@@ -162,16 +167,10 @@ class CheckAnswer(widgets.VBox):
 
 
 def _layout(title: str, *, width: int = 520, height: int = 340, **extra: Any) -> dict[str, Any]:
-    layout: dict[str, Any] = {
-        "title": {"text": title, "font": {"size": 16}},
-        "width": width, "height": height,
-        "margin": {"l": 60, "r": 20, "t": 55, "b": 60},
-        "font": {"family": FONT_STACK, "size": 13},
-        "template": "plotly_white",
-        "legend": {"orientation": "h", "y": -0.22, "x": 0},
-    }
-    layout.update(extra)
-    return layout
+    """The table charts' layout, sized for a lesson (a closer legend, less bottom margin)."""
+    lesson = {"margin": {"l": 60, "r": 20, "t": 55, "b": 60},
+              "legend": {"orientation": "h", "y": -0.22, "x": 0}}
+    return base_layout(title, width=width, height=height, **{**lesson, **extra})
 
 
 def _as_widget(fig: go.Figure, filename: str) -> go.FigureWidget:
