@@ -11,13 +11,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pushluck_teach.games.base import DRAW
+from bench_turn_solvers import bench_position
+
 from pushluck_teach.games.captain_seven import (
     CaptainSevenVariant,
     captain_seven_position,
     threshold_outcome_distributions,
 )
-from pushluck_teach.solve.turn import TurnSolver
 
 
 def _timed(fn: Any) -> tuple[Any, float, float]:
@@ -28,17 +28,7 @@ def _timed(fn: Any) -> tuple[Any, float, float]:
 
 def bench() -> dict[str, Any]:
     model, state = captain_seven_position(CaptainSevenVariant())
-    figures: dict[str, Any] = {}
-    for mode, exact in (("float", False), ("exact", True)):
-        solver = TurnSolver(model, exact=exact)
-        _, cpu, wall = _timed(lambda s=solver: s.analyse(state))
-        figures[f"{mode}_cpu_s"], figures[f"{mode}_wall_s"] = cpu, wall
-        figures[f"{mode}_states"] = solver.states_solved()
-        # Repeated queries: every position one draw and two draws away, in the solved turn.
-        nexts = [s for _, s in model.transitions(state, DRAW) if model.actions(s)]
-        nexts += [t for s in nexts for _, t in model.transitions(s, DRAW) if model.actions(t)]
-        _, cpu, _ = _timed(lambda s=solver, n=nexts: [s.analyse(x) for x in n])
-        figures[f"{mode}_repeat_ms"] = 1000 * cpu / len(nexts)
+    figures = bench_position(model, state)
     _, cpu, wall = _timed(lambda: threshold_outcome_distributions(range(0, 51)))
     figures["thresholds_0_50_exact_cpu_s"], figures["thresholds_0_50_exact_wall_s"] = cpu, wall
     return figures

@@ -8,13 +8,12 @@ Run:  .venv/bin/python benchmarks/bench_hit_list.py
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from bench_turn_solvers import bench_game
+
 from pushluck_teach.games import get_game
-from pushluck_teach.games.base import DRAW
 from pushluck_teach.games.hit_list import HitListVariant
-from pushluck_teach.solve.turn import TurnSolver
 
 VARIANTS = {
     "standard": HitListVariant(),
@@ -25,21 +24,7 @@ VARIANTS = {
 
 
 def bench_variant(variant: HitListVariant) -> dict[str, Any]:
-    model, state = get_game("hit-list").position(variant)
-    figures: dict[str, Any] = {}
-    for mode, exact in (("float", False), ("exact", True)):
-        solver = TurnSolver(model, exact=exact)
-        start = time.perf_counter()
-        analysis = solver.analyse(state)
-        figures[f"{mode}_s"] = time.perf_counter() - start
-        figures[f"{mode}_states"] = solver.states_solved()
-        figures[f"{mode}_ev_optimal"] = float(analysis.ev_optimal)
-        nexts = [s for _, s in model.transitions(state, DRAW) if model.actions(s)]
-        start = time.perf_counter()
-        for nxt in nexts:
-            solver.analyse(nxt)
-        figures[f"{mode}_repeat_ms"] = (time.perf_counter() - start) / max(1, len(nexts)) * 1000
-    return figures
+    return bench_game(get_game("hit-list"), variant)
 
 
 def bench() -> dict[str, dict[str, Any]]:

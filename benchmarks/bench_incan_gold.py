@@ -10,12 +10,11 @@ Run:  .venv/bin/python benchmarks/bench_incan_gold.py [--later] [--group]
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any
 
-from pushluck_teach.games.base import DRAW
+from bench_turn_solvers import bench_position
+
 from pushluck_teach.games.incan_gold import IncanGoldVariant, incan_gold_position
-from pushluck_teach.solve.turn import TurnSolver
 
 ROUND_ONE = {"label": "round 1 start"}
 LATER = [
@@ -29,29 +28,15 @@ GROUP = [
 ]
 
 
-def bench_position(label: str, **position: Any) -> dict[str, Any]:
-    variant = IncanGoldVariant()
-    model, state = incan_gold_position(variant, **position)
-    figures: dict[str, Any] = {"position": label}
-    for mode, exact in (("float", False), ("exact", True)):
-        solver = TurnSolver(model, exact=exact)
-        start = time.perf_counter()
-        analysis = solver.analyse(state)
-        figures[f"{mode}_s"] = time.perf_counter() - start
-        figures[f"{mode}_states"] = solver.states_solved()
-        figures["ev_optimal"] = float(analysis.ev_optimal)
-        nexts = [s for _, s in model.transitions(state, DRAW) if model.actions(s)]
-        start = time.perf_counter()
-        for nxt in nexts:
-            solver.analyse(nxt)
-        figures[f"{mode}_repeat_ms"] = (time.perf_counter() - start) / max(1, len(nexts)) * 1000
-    return figures
+def bench_case(label: str, **position: Any) -> dict[str, Any]:
+    model, state = incan_gold_position(IncanGoldVariant(), **position)
+    return {"position": label, **bench_position(model, state)}
 
 
 def bench(later: bool = False, group: bool = False) -> dict[str, Any]:
     """Figures for round 1 (``rows[0]``) and, on request, later rounds and the group model."""
     cases = [ROUND_ONE, *(LATER if later else []), *(GROUP if group else [])]
-    rows = [bench_position(**case) for case in cases]
+    rows = [bench_case(**case) for case in cases]
     return {"game": "incan-gold", "rows": rows, **{k: v for k, v in rows[0].items()
                                                    if k != "position"}}
 

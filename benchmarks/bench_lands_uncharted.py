@@ -9,13 +9,12 @@ Run:  .venv/bin/python benchmarks/bench_lands_uncharted.py [PRESET ...]
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any
 
+from bench_turn_solvers import bench_game
+
 from pushluck_teach.games import get_game
-from pushluck_teach.games.base import DRAW
 from pushluck_teach.games.lands_uncharted import LandsUnchartedVariant
-from pushluck_teach.solve.turn import TurnSolver
 
 CASES: dict[str, LandsUnchartedVariant] = {
     "standard": LandsUnchartedVariant(),
@@ -30,22 +29,7 @@ CASES: dict[str, LandsUnchartedVariant] = {
 
 
 def bench_variant(name: str, variant: LandsUnchartedVariant) -> dict[str, Any]:
-    spec = get_game("lands-uncharted")
-    model, state = spec.position(variant)
-    figures: dict[str, Any] = {"case": name}
-    for mode, exact in (("float", False), ("exact", True)):
-        solver = TurnSolver(model, exact=exact)
-        start, cpu = time.perf_counter(), time.process_time()
-        solver.analyse(state)
-        figures[f"{mode}_s"] = time.perf_counter() - start
-        figures[f"{mode}_cpu_s"] = time.process_time() - cpu
-        figures[f"{mode}_states"] = solver.states_solved()
-        nexts = [s for _, s in model.transitions(state, DRAW) if model.actions(s)]
-        start = time.perf_counter()
-        for nxt in nexts:
-            solver.analyse(nxt)
-        figures[f"{mode}_repeat_ms"] = (time.perf_counter() - start) / max(1, len(nexts)) * 1000
-    return figures
+    return {"case": name, **bench_game(get_game("lands-uncharted"), variant)}
 
 
 def bench(names: list[str] | None = None) -> dict[str, dict[str, Any]]:

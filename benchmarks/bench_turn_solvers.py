@@ -12,27 +12,35 @@ import time
 from typing import Any
 
 from pushluck_teach.games import all_games, get_game
-from pushluck_teach.games.base import DRAW, GameSpec
+from pushluck_teach.games.base import DRAW, GameSpec, TurnModel
 from pushluck_teach.solve.turn import TurnSolver
 
 
-def bench_game(spec: GameSpec, variant: Any = None) -> dict[str, Any]:
-    model, state = spec.position(variant or spec.variant_cls())
-    figures: dict[str, Any] = {"game": spec.name}
+def bench_position(model: TurnModel[Any], state: Any) -> dict[str, Any]:
+    """Float and exact solve of one position (wall and CPU seconds, states, the optimal value)
+    and the mean time of a repeated query: the analysis of every position one draw away, in
+    the already-solved turn.  Every per-game benchmark script measures through this."""
+    figures: dict[str, Any] = {}
     for mode, exact in (("float", False), ("exact", True)):
         solver = TurnSolver(model, exact=exact)
-        start = time.perf_counter()
-        solver.analyse(state)
-        figures[f"{mode}_s"] = time.perf_counter() - start
+        start, cpu = time.perf_counter(), time.process_time()
+        analysis = solver.analyse(state)
+        figures[f"{mode}_s"] = figures[f"{mode}_wall_s"] = time.perf_counter() - start
+        figures[f"{mode}_cpu_s"] = time.process_time() - cpu
         figures[f"{mode}_states"] = solver.states_solved()
-        # Repeated queries: the analysis of every position one draw away, in the solved turn.
+        figures[f"{mode}_ev_optimal"] = float(analysis.ev_optimal)
         nexts = [s for _, s in model.transitions(state, DRAW) if model.actions(s)]
         start = time.perf_counter()
         for nxt in nexts:
             solver.analyse(nxt)
-        per_query = (time.perf_counter() - start) / max(1, len(nexts))
-        figures[f"{mode}_repeat_ms"] = per_query * 1000
+        figures[f"{mode}_repeat_ms"] = (time.perf_counter() - start) / max(1, len(nexts)) * 1000
+    figures["ev_optimal"] = figures["exact_ev_optimal"]
     return figures
+
+
+def bench_game(spec: GameSpec, variant: Any = None) -> dict[str, Any]:
+    model, state = spec.position(variant or spec.variant_cls())
+    return {"game": spec.name, **bench_position(model, state)}
 
 
 def bench(names: list[str] | None = None) -> list[dict[str, Any]]:
