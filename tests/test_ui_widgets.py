@@ -18,7 +18,8 @@ import pytest
 from pushluck_teach import cli
 from pushluck_teach.games import all_games
 from pushluck_teach.games.base import DRAW, STOP, PositionError
-from pushluck_teach.sim.bots import cached_solver, make_bot
+from pushluck_teach.sim.bots import make_bot
+from pushluck_teach.solve.turn import cached_solver
 from pushluck_teach.ui import GameTable, play
 from pushluck_teach.ui.figures import LiveFigureWidget, fraction_text
 from pushluck_teach.ui.table import action_class

@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Protocol
+from typing import Protocol
 
-from pushluck_teach.games.base import DRAW, STOP, Engine, RulesError, TurnModel
-from pushluck_teach.solve.turn import TurnSolver
+from pushluck_teach.games.base import DRAW, STOP, Engine, RulesError
+from pushluck_teach.solve.turn import cached_solver
 
 
 class Bot(Protocol):
     name: str
 
     def choose(self, engine: Engine) -> str: ...
-
-
-@lru_cache(maxsize=64)
-def cached_solver(model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
-    """One memoised solver per (model, mode): models are hashable value objects."""
-    return TurnSolver(model, exact=exact)
 
 
 def _fallback(engine: Engine) -> str:

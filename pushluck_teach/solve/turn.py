@@ -41,6 +41,7 @@ import sys
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
@@ -418,6 +419,13 @@ def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
             moves[node] = (action, pairs)
             stack.extend((nxt, False) for _, nxt in pairs if nxt not in seen)
     return PolicyGraph(tuple(reversed(post)), moves)
+
+
+@lru_cache(maxsize=64)
+def cached_solver(model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
+    """One memoised solver per (model, mode), shared by bots and live charts: models are
+    hashable value objects, so a turn asked about again is answered from memory."""
+    return TurnSolver(model, exact=exact)
 
 
 def expectation(distribution: Mapping[Number, Number]) -> Number:

@@ -9,7 +9,7 @@ Number modes.  Probabilities of the next draw, ``p_bust_next`` and (by default) 
 values are computed with the exact solver and shown as fractions; the two outcome distributions
 use the float solver (their fractions have unwieldy denominators, and they are only drawn and
 listed as decimals).  Solvers are memoised per turn model
-(:func:`pushluck_teach.sim.bots.cached_solver`), so a click usually re-reads cached values.
+(:func:`pushluck_teach.solve.turn.cached_solver`), so a click usually re-reads cached values.
 
 What the model knows.  The position comes from ``Engine.turn_position()``: the turn as the
 player to move knows it (this turn's cards, and whatever else the game's model counts as known,
@@ -34,7 +34,7 @@ import ipywidgets as widgets
 from traitlets import Bool, Enum, Float, Int, Unicode, observe
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
-from pushluck_teach.sim.bots import cached_solver
+from pushluck_teach.solve.turn import cached_solver
 from pushluck_teach.ui import figures as F
 from pushluck_teach.ui.theme import STYLESHEET
 

@@ -139,6 +139,7 @@ from pushluck_teach.games.captain_seven import (
     turn_outcome_distribution,
 )
 from pushluck_teach.solve import cache
+from pushluck_teach.solve.turn import cached_solver
 from pushluck_teach.solve.whole_game import PolicyText
 
 GAME = "captain-seven"
@@ -983,8 +984,6 @@ class CaptainSevenPolicyBot:
         final = b >= g
         policy = self.policy
         if policy.kind == "optimal-turn":
-            from pushluck_teach.sim.bots import cached_solver
-
             model, state = engine.turn_position()
             return cached_solver(model).best_action(state)
         if policy.kind == "optimal":
