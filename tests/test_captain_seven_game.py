@@ -23,7 +23,6 @@ from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.solve.whole_game import has_solver, solver_for
 from pushluck_teach.solve.whole_game.captain_seven import (
     MAX_THRESHOLD,
-    SHEET_TARGETS,
     C7Policy,
     _solution_key,
     captain_seven_win_probability,
@@ -37,6 +36,9 @@ from pushluck_teach.solve.whole_game.captain_seven import (
     threshold_outcome_distributions,
     turn_distribution,
     turn_table_from_state,
+)
+from pushluck_teach.solve.whole_game.captain_seven import (
+    SHIPPED_TARGETS as SHEET_TARGETS,
 )
 from pushluck_teach.ui.whole_game import (
     hold_boundary_heatmap,

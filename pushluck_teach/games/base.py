@@ -280,14 +280,18 @@ class Engine(ABC):
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.log: list[str] = []
         self.turn_records: list[TurnRecord] = []
+        #: the trivial accessors below read these; an engine keeping other books overrides them
+        self._player = 0
+        self._over = False
+        self._scores: list[Number] = [0] * players
 
     @property
-    @abstractmethod
-    def current_player(self) -> int: ...
+    def current_player(self) -> int:
+        return self._player
 
     @property
-    @abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        return self._over
 
     @abstractmethod
     def legal_actions(self) -> tuple[str, ...]: ...
@@ -295,12 +299,17 @@ class Engine(ABC):
     @abstractmethod
     def act(self, action: str) -> list[str]: ...
 
-    @abstractmethod
-    def scores(self) -> tuple[Number, ...]: ...
+    def scores(self) -> tuple[Number, ...]:
+        return tuple(self._scores)
 
-    @abstractmethod
     def winners(self) -> tuple[int, ...]:
-        """The winning players once the game is over (several on a shared win)."""
+        """The winning players once the game is over (several on a shared win): by default
+        everyone with the highest score."""
+        if not self.is_over:
+            return ()
+        scores = self.scores()
+        best = max(scores)
+        return tuple(p for p, score in enumerate(scores) if score == best)
 
     @abstractmethod
     def turn_position(self) -> tuple[TurnModel[Any], Any]:

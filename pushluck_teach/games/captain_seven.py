@@ -595,18 +595,8 @@ class CaptainSevenEngine(Engine):
     def current_player(self) -> int:
         return self._actor
 
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
     def scores(self) -> tuple[int, ...]:
         return tuple(self.stashes)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self._over:
-            return ()
-        best = max(self.stashes)
-        return tuple(i for i, s in enumerate(self.stashes) if s == best)
 
     def _live_rank(self) -> str | None:
         if self.relic_live and self.turn_relic is not None:

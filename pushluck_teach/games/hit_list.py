@@ -483,14 +483,6 @@ class HitListEngine(Engine):
 
     # ---- read-only facts ------------------------------------------------------------------
     @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
     def deck_left(self) -> int:
         return len(self._deck)
 

@@ -159,10 +159,6 @@ class PigEngine(Engine):
         self._winner: int | None = None
 
     @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
     def is_over(self) -> bool:
         return self._winner is not None
 
@@ -170,9 +166,6 @@ class PigEngine(Engine):
         if self.is_over:
             return ()
         return (DRAW, STOP) if self.rolls else (DRAW,)
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
 
     def winners(self) -> tuple[int, ...]:
         return () if self._winner is None else (self._winner,)

@@ -80,7 +80,7 @@ def model_monte_carlo(game: str, variant: Any = None, policy: str | SoloPolicy =
                 model, start, choose = setups[allies]
                 last, terminal, action = _walk(model, start, choose, rng)
                 score += int(model.payoff(terminal))
-                allies = int(last[3]) if action == STOP and variant.allies_persist else 0
+                allies = model.allies_held(last) if action == STOP and variant.allies_persist else 0
             samples.append(float(score))
         return SimulationResult.of(samples)
     if game != HIT_LIST:

@@ -163,7 +163,7 @@ MAX_THRESHOLD = MAX_TOTAL + 1
 #: Largest target the whole-game solver accepts.
 MAX_TARGET = 400
 #: The sheet's game lengths solved and shipped (1000 is beyond MAX_TARGET).
-SHEET_TARGETS = (75, 100, 150, 200)
+SHIPPED_TARGETS = (75, 100, 150, 200)
 #: A threshold is changed only when another is better by more than this.
 TIE = 1e-13
 MAX_POLICY_ROUNDS = 200
@@ -1110,12 +1110,12 @@ class CaptainSevenWholeGame:
         path = cache.save(_optimal_turn_key(), {"row": row}, directory)
         if path:
             written.append(path)
-        for g in SHEET_TARGETS:
+        for g in SHIPPED_TARGETS:
             solution = solve_optimal(CaptainSevenVariant(target=g))
             path = cache.save(_solution_key(g), _solution_arrays(solution), directory)
             if path:
                 written.append(path)
-        for g in SHEET_TARGETS:
+        for g in SHIPPED_TARGETS:
             arrays = _give_away_uncached(CaptainSevenVariant(target=g), GIVE_AWAY_THRESHOLDS,
                                          GIVE_AWAY_KINDS)
             path = cache.save(_give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS), arrays,

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from pushluck_teach.games.base import STOP, OptionError, RulesError, TurnModel, get_game
+from pushluck_teach.games.base import STOP, OptionError, RulesError, get_game
 from pushluck_teach.games.hit_list import HitListVariant
 from pushluck_teach.games.lands_uncharted import SOLO_TURNS, LandsUnchartedVariant
 from pushluck_teach.games.policies import (
@@ -63,7 +63,7 @@ from pushluck_teach.games.policies import (
     UnknownPolicyError,
     parse_policy,
 )
-from pushluck_teach.solve.turn import TurnSolver, policy_graph
+from pushluck_teach.solve.turn import TurnSolver
 
 LANDS = "lands-uncharted"
 HIT_LIST = "hit-list"
@@ -161,31 +161,6 @@ def _pack(values: np.ndarray, offset: int, game: str, variant: Any, policy: Solo
                       values[keep].copy(), p_out)
 
 
-def _forward(model: TurnModel[Any], start: Any, choose: Callable[[Any], str],
-             outcome: Callable[[Any, Any, str], Any]) -> dict[Any, float]:
-    """One turn's outcome distribution under ``choose``: ``outcome(last decision state,
-    terminal, action)`` labels each terminal (float forward pass in topological order)."""
-    graph = policy_graph(model, start, choose)
-    edges = graph.moves
-    order = [node for node in graph.order if node in edges]
-    mass: dict[Any, float] = {start: 1.0}
-    result: dict[Any, float] = {}
-    for node in order:
-        p = mass.pop(node, None)
-        if p is None:
-            continue
-        action, pairs = edges[node]
-        total = sum(w for w, _ in pairs)
-        for weight, nxt in pairs:
-            share = p * weight / total
-            if model.actions(nxt):
-                mass[nxt] = mass.get(nxt, 0.0) + share
-            else:
-                key = outcome(node, nxt, action)
-                result[key] = result.get(key, 0.0) + share
-    return result
-
-
 # --------------------------------------------------------------------------------------------
 # Lands Uncharted
 
@@ -213,10 +188,10 @@ def lands_turn_outcomes(variant: LandsUnchartedVariant, policy: SoloPolicy, alli
 
     def outcome(last: Any, terminal: Any, action: str) -> tuple[int, int]:
         banked = int(model.payoff(terminal))
-        held = int(last[3]) if action == STOP and keep else 0
+        held = model.allies_held(last) if action == STOP and keep else 0
         return banked, held
 
-    return _forward(model, start, policy.chooser(solver), outcome)
+    return solver.distribution(start, policy.chooser(solver), outcome=outcome)
 
 
 def lands_uncharted_solo(variant: LandsUnchartedVariant | None = None,
@@ -270,7 +245,7 @@ def hit_list_job_outcomes(variant: HitListVariant, policy: SoloPolicy, hits: int
     def outcome(last: Any, terminal: Any, action: str) -> int:
         return int(model.payoff(terminal))
 
-    return _forward(model, start, policy.chooser(solver), outcome)
+    return solver.distribution(start, policy.chooser(solver), outcome=outcome)
 
 
 def hits_of(variant: HitListVariant, result: int) -> int:
