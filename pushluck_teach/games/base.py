@@ -422,7 +422,9 @@ class GameSpec:
       because games do not import ``solve``), or ``None``;
     * ``odds``: for a game whose analysis is not the generic draw/stop turn, a function
       ``(variant, flags) -> Report`` that ``pushluck odds`` prints instead;
-    * ``commands``: extra subcommands; ``bots``: the game's own bots by name.
+    * ``commands``: extra subcommands; ``bots``: the game's own bots by name;
+    * ``example``: a position that leaves a decision, as position flags (``{"drawn": "5h 9s"}``),
+      for lessons and docs.
     """
 
     name: str
@@ -441,9 +443,27 @@ class GameSpec:
     odds: Callable[[Variant, Mapping[str, Any]], Report] | None = None
     commands: tuple[GameCommand, ...] = ()
     bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    example: Mapping[str, str] = field(default_factory=dict)
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = ()) -> Variant:
         return self.variant_cls.from_options(options)
+
+    def position_from_flags(self, variant: Variant, flags: Mapping[str, str]
+                            ) -> tuple[TurnModel[Any], Any]:
+        """The position given as flag texts (``{"drawn": "5s Kh", "round": "2"}``, as
+        ``pushluck odds`` and ``Engine.position_flags`` write them), each converted by its
+        :class:`Flag`'s type; a flag the game does not take is a :class:`PositionError`."""
+        known = {flag.name: flag for flag in self.position_flags}
+        kwargs: dict[str, Any] = {}
+        for name, text in flags.items():
+            flag = known.get(name)
+            if flag is None:
+                raise PositionError(f"--{name.replace('_', '-')} does not apply to {self.name}")
+            try:
+                kwargs[name] = flag.type(text) if isinstance(text, str) else text
+            except ValueError:
+                raise PositionError(f"bad value {text!r} for {flag.flag}") from None
+        return self.position(variant, **kwargs)
 
     def new_engine(self, variant: Variant | None = None, *, players: int = 2,
                    seed: int | random.Random | None = 0) -> Engine:

@@ -901,6 +901,7 @@ SPEC = register(GameSpec(
     deck=lambda variant: _ALL_CARDS,
     position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics")),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
+    example={"drawn": "Kh Tc 5d"},
     min_players=1,
     max_players=4,
     presets={

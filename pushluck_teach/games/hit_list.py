@@ -843,6 +843,7 @@ SPEC = register(GameSpec(
         Flag("ace_values", "value chosen for each ace drawn (11,1)"),
         Flag("hits", "hits completed before this job (for one_last_job)", int),
     ),
+    example={"drawn": "9h 6c"},
     min_players=1,
     max_players=3,
     presets=_presets(),

@@ -1091,6 +1091,7 @@ SPEC = register(GameSpec(
         Flag("round", "the round, 1-5", int),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
     ),
+    example={"drawn": "5s Kh", "round": "2"},
     min_players=1,
     max_players=8,
     presets={

@@ -964,6 +964,7 @@ SPEC = register(GameSpec(
         Flag("allies", "allies held from earlier turns", int),
         Flag("score", "the score on a declared double-or-nothing turn", int),
     ),
+    example={"drawn": "5h 9s"},
     min_players=1,
     max_players=4,
     presets={

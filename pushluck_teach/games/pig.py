@@ -241,6 +241,7 @@ SPEC = register(GameSpec(
     draws=DICE,
     position_flags=(ROLLS,),
     whole_game="pushluck_teach.solve.whole_game.pig",
+    example={"drawn": "3 5"},
     min_players=1,
     max_players=8,
     presets={
