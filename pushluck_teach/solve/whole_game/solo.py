@@ -45,6 +45,7 @@ walking the turn model's exact transitions), which checks the chain, not the sim
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,7 +55,17 @@ from typing import Any
 import numpy as np
 
 from pushluck_teach.games.base import STOP, OptionError, RulesError, get_game
-from pushluck_teach.games.hit_list import HitListVariant
+from pushluck_teach.games.hit_list import (
+    BOTCH_PENALTY,
+    BOTCHES_TO_DIE,
+    GHOST_BONUS,
+    HITS_TO_WIN,
+    LIMIT,
+    SILENT_BONUS,
+    HitListVariant,
+)
+from pushluck_teach.games.hit_list import GAME as HIT_LIST
+from pushluck_teach.games.lands_uncharted import GAME as LANDS
 from pushluck_teach.games.lands_uncharted import SOLO_TURNS, LandsUnchartedVariant
 from pushluck_teach.games.policies import (
     THRESHOLD,
@@ -65,14 +76,13 @@ from pushluck_teach.games.policies import (
 )
 from pushluck_teach.solve.turn import TurnSolver
 
-LANDS = "lands-uncharted"
-HIT_LIST = "hit-list"
+#: The four aces of one deck: the most allies a player can hold.
 MAX_ALLIES = 4
-HITS_TO_END = 5
-BOTCHES_TO_DIE = 6
-BOTCH = -10
-GHOST_BONUS = 20
-SILENT_RESULT = 36  # 21 + 15: a silent-assassin hit counts two hits
+#: Lone Gunman ends at the fifth hit (the game's rule constants, named for the chain).
+HITS_TO_END = HITS_TO_WIN
+BOTCH = BOTCH_PENALTY
+#: A silent-assassin 21 scores 21 + 15 and counts two hits.
+SILENT_RESULT = LIMIT + SILENT_BONUS
 POLICY_HELP = "policies: threshold:T, optimal-turn"
 
 LANDS_MODEL = ("fresh 52-card deck each turn (minus the aces held as allies); allies carried "
@@ -311,6 +321,18 @@ def solo_result(game: str, variant: Any = None, policy: str | SoloPolicy = "thre
     if game == HIT_LIST:
         return lone_gunman(variant, policy)
     raise RulesError(f"no solo model for {game!r} (solo models: {LANDS}, {HIT_LIST})")
+
+
+#: TRANSITIONAL (issue 7): the simulation checks moved to pushluck_teach.sim.solo_checks; these
+#: old names serve Lesson 6's notebook until it imports the new module, then they go.
+_MOVED_TO_SIM = frozenset({"SoloComparison", "compare_with_engine", "model_monte_carlo",
+                           "simulate_real_game"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_SIM:  # looked up by name so that solve/ does not import sim/
+        return getattr(importlib.import_module("pushluck_teach.sim.solo_checks"), name)
+    raise AttributeError(name)
 
 
 __all__ = [
