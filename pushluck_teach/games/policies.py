@@ -76,6 +76,12 @@ class Policy:
         return self.kind if self.number is None else f"{self.kind}:{self.number}"
 
 
+def unknown_policy(shown: str, who: str = "", names: str = "") -> UnknownPolicyError:
+    """The one-line error for a policy name a caller does not know."""
+    label = f"unknown {who} policy" if who else "unknown policy"
+    return UnknownPolicyError(f"{label} {shown!r}" + (f" ({names})" if names else ""))
+
+
 @dataclass(frozen=True)
 class PolicyText:
     """A ``NAME[:ARG]`` policy as typed, before its name is looked up (the lexer of
@@ -108,10 +114,12 @@ class PolicyText:
 
 
 def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
-                 extra: frozenset[str] | set[str] = frozenset()) -> Policy:
+                 extra: frozenset[str] | set[str] = frozenset(), who: str = "",
+                 names: str = "") -> Policy:
     """Parse ``NAME`` or ``NAME:N``.  ``optimal`` says what the bare word ``optimal`` means here
     (``TURN_OPTIMAL`` or ``WIN_OPTIMAL``); ``extra`` lists further accepted names without an
-    argument (a game's own bots).  Raises :class:`PolicyError` with a one-line message."""
+    argument (a game's own bots).  Raises :class:`PolicyError` with a one-line message; an
+    unknown name reads "unknown {who} policy 'x' ({names})" when the caller gives them."""
     if isinstance(text, Policy):
         return text
     typed = PolicyText.parse(text)
@@ -124,7 +132,7 @@ def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
         return Policy(name, None, shown)
     kind = optimal if name == "optimal" else ALIASES.get(name)
     if kind is None:
-        raise UnknownPolicyError(f"unknown policy {shown!r}")
+        raise unknown_policy(shown, who, names)
     if kind in WITH_NUMBER:
         return Policy(kind, typed.int_arg(1), shown)
     if typed.arg is not None:
@@ -135,4 +143,5 @@ def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
 __all__ = [
     "CHASE", "KEEP_PACE", "PRESET_THRESHOLDS", "THRESHOLD", "TURN_OPTIMAL", "WIN_OPTIMAL",
     "Policy", "PolicyError", "PolicyText", "UnknownPolicyError", "parse_policy",
+    "unknown_policy",
 ]

@@ -20,20 +20,30 @@ from pushluck_teach.solve.whole_game.pig import PigModel, PigPolicy
 TOTALS = MAX_TOTAL + 1
 
 
-@dataclass
-class PigPolicyBot:
-    """Plays a :class:`PigPolicy` in a Pig engine (two players, or one with opponent score 0)."""
+class _StopOrDrawBot:
+    """A whole-game policy's bot: draws while stopping is not legal, else asks ``_decide``."""
 
-    policy: PigPolicy
-    name: str = ""
+    policy: PigPolicy | C7Policy
+    name: str
 
     def __post_init__(self) -> None:
         self.name = self.name or self.policy.name
 
     def choose(self, engine: Engine) -> str:
-        legal = engine.legal_actions()
-        if STOP not in legal:
-            return DRAW
+        return self._decide(engine) if STOP in engine.legal_actions() else DRAW
+
+    def _decide(self, engine: Engine) -> str:
+        raise NotImplementedError
+
+
+@dataclass
+class PigPolicyBot(_StopOrDrawBot):
+    """Plays a :class:`PigPolicy` in a Pig engine (two players, or one with opponent score 0)."""
+
+    policy: PigPolicy
+    name: str = ""
+
+    def _decide(self, engine: Engine) -> str:
         model = PigModel.from_variant(engine.variant)  # type: ignore[arg-type]
         scores = engine.scores()
         me = engine.current_player
@@ -46,19 +56,13 @@ class PigPolicyBot:
 
 
 @dataclass
-class CaptainSevenPolicyBot:
+class CaptainSevenPolicyBot(_StopOrDrawBot):
     """Plays a :class:`C7Policy` in a two-player Captain Seven engine (no relics)."""
 
     policy: C7Policy
     name: str = ""
 
-    def __post_init__(self) -> None:
-        self.name = self.name or self.policy.name
-
-    def choose(self, engine: Engine) -> str:
-        legal = engine.legal_actions()
-        if STOP not in legal:
-            return DRAW
+    def _decide(self, engine: Engine) -> str:
         variant = engine.variant
         me = engine.current_player
         stashes = engine.scores()

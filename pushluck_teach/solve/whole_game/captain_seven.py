@@ -146,8 +146,8 @@ from pushluck_teach.games.policies import (
     TURN_OPTIMAL,
     WIN_OPTIMAL,
     Policy,
-    UnknownPolicyError,
     parse_policy,
+    unknown_policy,
 )
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
@@ -514,14 +514,10 @@ class C7Policy:
         ``optimal`` is ``win-optimal`` here)."""
         if isinstance(text, C7Policy):
             return text
-        try:
-            policy = parse_policy(text, optimal=WIN_OPTIMAL)
-        except UnknownPolicyError:
-            raise RulesError(f"unknown captain-seven policy {str(text).strip()!r} "
-                             f"({POLICY_HELP})") from None
+        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="captain-seven", names=POLICY_HELP)
         kind = _C7_KINDS.get(policy.kind)
         if kind is None:
-            raise RulesError(f"unknown captain-seven policy {policy.name!r} ({POLICY_HELP})")
+            raise unknown_policy(policy.name, "captain-seven", POLICY_HELP)
         return cls(kind, policy.number)
 
 

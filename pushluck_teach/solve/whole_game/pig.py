@@ -96,8 +96,8 @@ from pushluck_teach.games.policies import (
     THRESHOLD,
     WIN_OPTIMAL,
     Policy,
-    UnknownPolicyError,
     parse_policy,
+    unknown_policy,
 )
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve import cache
@@ -430,16 +430,12 @@ class PigPolicy:
         ``optimal`` is ``win-optimal`` here)."""
         if isinstance(text, PigPolicy):
             return text
-        try:
-            policy = parse_policy(text, optimal=WIN_OPTIMAL)
-        except UnknownPolicyError:
-            raise RulesError(f"unknown Pig policy {str(text).strip()!r} ({POLICY_HELP})"
-                             ) from None
+        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="Pig", names=POLICY_HELP)
         if policy.kind == THRESHOLD:
             return cls("hold", policy.number)
         kind = _PIG_KINDS.get(policy.kind)
         if kind is None:
-            raise RulesError(f"unknown Pig policy {policy.name!r} ({POLICY_HELP})")
+            raise unknown_policy(policy.name, "Pig", POLICY_HELP)
         return cls(kind)
 
     def hold_mask(self, game: ModelLike) -> np.ndarray:

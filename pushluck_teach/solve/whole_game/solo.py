@@ -71,8 +71,8 @@ from pushluck_teach.games.policies import (
     THRESHOLD,
     TURN_OPTIMAL,
     Policy,
-    UnknownPolicyError,
     parse_policy,
+    unknown_policy,
 )
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -107,15 +107,11 @@ class SoloPolicy:
         """From the shared vocabulary (``optimal`` is ``turn-optimal`` here)."""
         if isinstance(text, SoloPolicy):
             return text
-        try:
-            policy = parse_policy(text, optimal=TURN_OPTIMAL)
-        except UnknownPolicyError:
-            raise RulesError(f"unknown solo policy {str(text).strip()!r} ({POLICY_HELP})"
-                             ) from None
+        policy = parse_policy(text, optimal=TURN_OPTIMAL, who="solo", names=POLICY_HELP)
         if policy.kind == THRESHOLD:
             return cls("threshold", policy.number)
         if policy.kind != TURN_OPTIMAL:
-            raise RulesError(f"unknown solo policy {policy.name!r} ({POLICY_HELP})")
+            raise unknown_policy(policy.name, "solo", POLICY_HELP)
         return cls("optimal-turn")
 
     def chooser(self, solver: TurnSolver[Any]) -> Callable[[Any], str]:
