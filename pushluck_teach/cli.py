@@ -213,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--target", type=int, help="the score to reach (the target option)")
     solve.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
-                       help="one per player, in seat order: optimal, hold:20, keep-pace, ...")
+                       help="one per player, in seat order: win-optimal (or optimal), "
+                            "hold:20, threshold:30, keep-pace, turn-optimal, ...")
     solve.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     solve.add_argument("--exact", action="store_true",
                        help="add exact fractions (small targets only)")

@@ -54,7 +54,7 @@ class ThresholdBot:
         return action if action in legal else _fallback(engine)
 
 
-BOT_HELP = "bots: optimal, threshold:T, cautious, greedy"
+BOT_HELP = "bots: turn-optimal (or optimal), threshold:T, cautious, greedy"
 
 
 def make_bot(spec: str, game: GameSpec | None = None) -> Bot:

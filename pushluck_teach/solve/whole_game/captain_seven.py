@@ -521,7 +521,7 @@ class C7Policy:
         return cls(kind, policy.number)
 
 
-POLICY_HELP = "policies: optimal, threshold:T, chase:T, optimal-turn"
+POLICY_HELP = "policies: win-optimal (or optimal), threshold:T, chase:T, turn-optimal"
 #: The shared vocabulary's kinds -> this solver's.
 _C7_KINDS = {WIN_OPTIMAL: "optimal", THRESHOLD: "threshold", CHASE: "chase",
              TURN_OPTIMAL: "optimal-turn"}

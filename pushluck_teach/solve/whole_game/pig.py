@@ -443,7 +443,7 @@ class PigPolicy:
         return _policy_mask(self, as_model(game))
 
 
-POLICY_HELP = "policies: optimal, hold:N, keep-pace"
+POLICY_HELP = "policies: win-optimal (or optimal), hold:N, keep-pace"
 #: The shared vocabulary's kinds -> this solver's.
 _PIG_KINDS = {WIN_OPTIMAL: "optimal", KEEP_PACE: "keep-pace"}
 

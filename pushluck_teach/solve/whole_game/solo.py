@@ -83,7 +83,7 @@ HITS_TO_END = HITS_TO_WIN
 BOTCH = BOTCH_PENALTY
 #: A silent-assassin 21 scores 21 + 15 and counts two hits.
 SILENT_RESULT = LIMIT + SILENT_BONUS
-POLICY_HELP = "policies: threshold:T, optimal-turn"
+POLICY_HELP = "policies: threshold:T, turn-optimal (or optimal)"
 
 LANDS_MODEL = ("fresh 52-card deck each turn (minus the aces held as allies); allies carried "
                "over exactly; Markov chain over (turn, allies, score)")
