@@ -10,6 +10,7 @@ the first; the numbers count their rank, a king counts ``king_value``; the secon
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import random
@@ -25,6 +26,8 @@ from pushluck_teach.games.base import (
     DRAW,
     STOP,
     Engine,
+    Flag,
+    GameCommand,
     GameSpec,
     IllegalActionError,
     PositionError,
@@ -179,11 +182,34 @@ class KingsPairEngine(Engine):
                          draw_pile=len(self.pile))
 
 
+@dataclass(frozen=True)
+class HandScore:
+    """A game's own report: the points of a hand of King's Pair cards."""
+
+    cards: tuple[Card, ...]
+    points: int
+
+    def as_json(self, exact: bool = False) -> dict[str, object]:
+        return {"cards": [card.code for card in self.cards], "points": self.points}
+
+    def text_lines(self) -> list[str]:
+        return [f"{' '.join(card.code for card in self.cards)}: {self.points} points"]
+
+
+def score_hand(variant: KingsPairVariant, values: dict[str, object]) -> HandScore:
+    cards = parse_cards(str(values["hand"]))
+    state = start_state(variant, cards)
+    return HandScore(cards, state[1])
+
+
 SPEC = GameSpec(
     name=NAME, title="King's Pair", variant_cls=KingsPairVariant, engine_cls=KingsPairEngine,
     position=kings_pair_position, min_players=1, max_players=3,
     presets={"standard": KingsPairVariant(), "royal": KingsPairVariant(king_value=9)},
     blurb="Five cards; the second king busts.", deck=lambda variant: DECK,
+    commands=(GameCommand("score", "the points of a hand", (Flag("hand", "the cards", str,
+                                                                 positional=True),),
+                          score_hand),),
 )
 
 
@@ -227,6 +253,24 @@ def test_the_cli_analyses_the_new_game(kings_pair: GameSpec) -> None:
     assert code == 2 and "already bust" in err
     code, _, err = run_cli("solve", NAME)
     assert code == 2 and err.strip() == f"pushluck: error: no whole-game solver for {NAME} yet"
+
+
+def test_a_game_adds_its_own_commands_and_odds_report(kings_pair: GameSpec) -> None:
+    # 2h + Kh + 4h = 2 + 5 + 4 by the rules above; with king_value=9: 15.
+    code, out, err = run_cli("score", NAME, "2h Kh 4h")
+    assert (code, out, err) == (0, "2h Kh 4h: 11 points\n", "")
+    code, out, _ = run_cli("score", NAME, "2h Kh 4h", "--option", "king_value=9", "--json")
+    assert code == 0 and json.loads(out) == {"cards": ["2h", "Kh", "4h"], "points": 15}
+    code, _, err = run_cli("score", "pig", "3 5")
+    assert code == 2
+    assert err.strip() == f"pushluck: error: score does not apply to pig (games: {NAME})"
+    # A game whose analysis is its own report instead of the draw/stop turn solver.
+    own = dataclasses.replace(SPEC, name="kings-pair-hand", commands=(),
+                              odds=lambda variant, flags: score_hand(
+                                  variant, {"hand": flags.get("drawn", "")}))
+    with registered(own):
+        code, out, _ = run_cli("odds", own.name, "--drawn", "3h Ks")
+    assert (code, out) == (0, "3h Ks: 8 points\n")
 
 
 def test_the_table_plays_the_new_game(kings_pair: GameSpec) -> None:
