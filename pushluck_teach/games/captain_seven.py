@@ -107,8 +107,11 @@ from pushluck_teach.cards import (
 )
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -992,6 +995,9 @@ SPEC = register(GameSpec(
     variant_cls=CaptainSevenVariant,
     engine_cls=CaptainSevenEngine,
     position=captain_seven_position,
+    deck=lambda variant: _ALL_CARDS,
+    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics")),
+    whole_game="pushluck_teach.solve.whole_game.captain_seven",
     min_players=1,
     max_players=4,
     presets={

@@ -86,8 +86,11 @@ from typing import Any
 from pushluck_teach.cards import Card, CardError, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -842,6 +845,12 @@ SPEC = register(GameSpec(
     variant_cls=HitListVariant,
     engine_cls=HitListEngine,
     position=hit_list_position,
+    deck=lambda variant: variant.full_deck().cards(),
+    position_flags=(
+        DRAWN, REMOVED,
+        Flag("ace_values", "value chosen for each ace drawn (11,1)"),
+        Flag("hits", "hits completed before this job (for one_last_job)", int),
+    ),
     min_players=1,
     max_players=3,
     presets=_presets(),

@@ -89,8 +89,11 @@ from typing import Any
 from pushluck_teach.cards import Card, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -962,6 +965,12 @@ SPEC = register(GameSpec(
     variant_cls=LandsUnchartedVariant,
     engine_cls=LandsUnchartedEngine,
     position=lands_uncharted_position,
+    deck=lambda variant: standard_cards(),
+    position_flags=(
+        DRAWN, REMOVED,
+        Flag("allies", "allies held from earlier turns", int),
+        Flag("score", "the score on a declared double-or-nothing turn", int),
+    ),
     min_players=1,
     max_players=4,
     presets={

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pushluck_teach.games.base import (
+    DICE,
     DRAW,
+    ROLLS,
     STOP,
     Engine,
     GameSpec,
@@ -220,6 +222,7 @@ class PigEngine(Engine):
             current_player=self._player,
             turn_total=self.turn_total,
             turn_lines=(f"Rolls this turn: {rolls}",),
+            turn_dice=tuple(self.rolls),
             player_lines=tuple((f"{n} turns",) for n in self.turns_taken),
             round_text=f"First to {self.variant.target} wins",
             finished_text=finished,
@@ -242,6 +245,9 @@ SPEC = register(GameSpec(
     variant_cls=PigVariant,
     engine_cls=PigEngine,
     position=pig_position,
+    draws=DICE,
+    position_flags=(ROLLS,),
+    whole_game="pushluck_teach.solve.whole_game.pig",
     min_players=1,
     max_players=8,
     presets={

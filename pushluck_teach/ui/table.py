@@ -39,6 +39,7 @@ from traitlets import Dict, Enum, Int, Tuple, Unicode, observe
 
 from pushluck_teach.cards import CardError
 from pushluck_teach.games.base import (
+    DICE,
     DRAW,
     STOP,
     Engine,
@@ -694,13 +695,10 @@ class GameTable(widgets.VBox):
                                   + "</div>")
 
     def _render_cards(self, engine: Engine, view: Any) -> None:
-        rolls = getattr(engine, "rolls", None)
-        if view.turn_cards:
-            html = cards_row_html(view.turn_cards)
-        elif isinstance(rolls, list) and all(isinstance(r, int) for r in rolls):
-            html = dice_row_html(rolls)
+        if self.spec.draws == DICE:
+            html = dice_row_html(view.turn_dice)
         else:
-            html = cards_row_html(())
+            html = cards_row_html(view.turn_cards)
         self.cards_html.value = html
 
     def _render_scores(self, engine: Engine, view: Any) -> None:

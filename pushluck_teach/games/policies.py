@@ -1,0 +1,112 @@
+"""The one policy vocabulary of tables, bots, solo modes and ``pushluck solve``.
+
+A policy is written ``NAME`` or ``NAME:N``.  The names say what they optimise:
+
+* ``turn-optimal`` — each turn maximises its own expected result (the turn solver's policy);
+* ``win-optimal`` — maximise the chance to win the whole game (a whole-game solver's policy);
+* ``threshold:N`` (also ``hold:N``, ``stash:N``) — stop once the turn total reaches ``N``;
+* ``chase:N`` — ``threshold:N``, but on the final turn chase the leader (Captain Seven);
+* ``keep-pace`` — Neller and Presser's "keep pace and end race" (Pig);
+* ``cautious`` and ``greedy`` — thresholds 10 and 30;
+* a game's own bots (``GameSpec.bots``), by name.
+
+The bare old spelling ``optimal`` means what it meant where the README shows it: the win-optimal
+policy in ``pushluck solve`` (``parse_policy(text, optimal=WIN_OPTIMAL)``), the turn-optimal
+policy at a table seat and in the solo modes (the default).  Bad text raises
+:class:`PolicyError`, a :class:`~pushluck_teach.games.base.RulesError` (one line).
+
+It lives in ``games/`` (and registers no game) so that game modules may offer bots using it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pushluck_teach.games.base import RulesError
+
+TURN_OPTIMAL = "turn-optimal"
+WIN_OPTIMAL = "win-optimal"
+THRESHOLD = "threshold"
+CHASE = "chase"
+KEEP_PACE = "keep-pace"
+
+#: Named thresholds.
+PRESET_THRESHOLDS = {"cautious": 10, "greedy": 30}
+
+#: Spelling -> canonical kind (the old spellings keep working).
+ALIASES = {
+    "turn-optimal": TURN_OPTIMAL, "optimal-turn": TURN_OPTIMAL, "optimal_turn": TURN_OPTIMAL,
+    "turn_optimal": TURN_OPTIMAL,
+    "win-optimal": WIN_OPTIMAL, "win_optimal": WIN_OPTIMAL,
+    "threshold": THRESHOLD, "hold": THRESHOLD, "stash": THRESHOLD,
+    "chase": CHASE,
+    "keep-pace": KEEP_PACE, "keep_pace": KEEP_PACE, "keep-pace-end-race": KEEP_PACE,
+}
+#: Kinds that take a whole-number argument.
+WITH_NUMBER = frozenset({THRESHOLD, CHASE})
+
+
+class PolicyError(RulesError):
+    """Bad policy text (a one-line message)."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed policy: canonical ``kind`` and, for thresholds, ``number``.
+
+    ``text`` is the spelling as written (shown in reports, so outputs keep their words); it does
+    not take part in equality.
+    """
+
+    kind: str
+    number: int | None = None
+    text: str = field(default="", compare=False)
+
+    @property
+    def name(self) -> str:
+        """The spelling as written, or the canonical one."""
+        return self.text or self.canonical
+
+    @property
+    def canonical(self) -> str:
+        return self.kind if self.number is None else f"{self.kind}:{self.number}"
+
+
+def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
+                 extra: frozenset[str] | set[str] = frozenset()) -> Policy:
+    """Parse ``NAME`` or ``NAME:N``.  ``optimal`` says what the bare word ``optimal`` means here
+    (``TURN_OPTIMAL`` or ``WIN_OPTIMAL``); ``extra`` lists further accepted names without an
+    argument (a game's own bots).  Raises :class:`PolicyError` with a one-line message."""
+    if isinstance(text, Policy):
+        return text
+    raw = str(text).strip()
+    name, sep, arg = raw.partition(":")
+    name, arg = name.strip().lower(), arg.strip()
+    if not name:
+        raise PolicyError(f"bad policy {text!r}: write NAME or NAME:N")
+    if sep and not arg:
+        raise PolicyError(f"bad policy {text!r}: nothing after ':'")
+    shown = f"{name}:{arg}" if sep else name
+    if name in PRESET_THRESHOLDS and not sep:
+        return Policy(THRESHOLD, PRESET_THRESHOLDS[name], name)
+    if name in extra:
+        if sep:
+            raise PolicyError(f"policy {name!r} takes no argument")
+        return Policy(name, None, shown)
+    kind = optimal if name == "optimal" else ALIASES.get(name)
+    if kind is None:
+        raise PolicyError(f"unknown policy {shown!r}")
+    if kind in WITH_NUMBER:
+        if not sep or not arg.lstrip("-").isdigit() or int(arg) < 1:
+            raise PolicyError(
+                f"bad policy {shown!r}: write {name}:N with a whole number N >= 1")
+        return Policy(kind, int(arg), shown)
+    if sep:
+        raise PolicyError(f"policy {name!r} takes no argument")
+    return Policy(kind, None, shown)
+
+
+__all__ = [
+    "CHASE", "KEEP_PACE", "PRESET_THRESHOLDS", "THRESHOLD", "TURN_OPTIMAL", "WIN_OPTIMAL",
+    "Policy", "PolicyError", "parse_policy",
+]
