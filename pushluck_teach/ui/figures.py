@@ -46,6 +46,7 @@ from typing import Any
 import plotly.graph_objects as go
 from traitlets import Unicode
 
+from pushluck_teach.numbers import fraction_text as plain_fraction
 from pushluck_teach.ui.theme import (
     BEST_OUTLINE,
     BUST_COLOUR,
@@ -91,11 +92,11 @@ class ChoiceBar:
 
 
 def fraction_text(value: Number | None, missing: str = "n/a") -> str:
-    """``"p/q"`` for a rational (reduced; ``0/1`` and ``1/1`` included), ``missing`` for None."""
-    if value is None:
-        return missing
-    frac = value if isinstance(value, Fraction) else Fraction(value)
-    return f"{frac.numerator}/{frac.denominator}"
+    """``"p/q"`` for a rational (reduced; ``0/1`` and ``1/1`` included), ``missing`` for None:
+    the base layer's :func:`pushluck_teach.numbers.fraction_text` (the CLI's), floats taken
+    exactly."""
+    return plain_fraction(value if value is None or isinstance(value, Fraction | int)
+                          else Fraction(value), missing)
 
 
 def short_fraction(value: Number) -> str:

@@ -16,9 +16,17 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from pushluck_teach.cards import CardError
+from pushluck_teach.cards import CardError, Deck, parse_cards
 from pushluck_teach.games import all_games
-from pushluck_teach.games.base import DRAW, GameSpec, RulesError, TurnModel, Variant, get_game
+from pushluck_teach.games.base import (
+    CARDS,
+    DRAW,
+    GameSpec,
+    RulesError,
+    TurnModel,
+    Variant,
+    get_game,
+)
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.ui.figures import base_layout, live_figure, png_config
 from pushluck_teach.ui.theme import OKABE_ITO
@@ -113,16 +121,17 @@ def game_choices(games: Iterable[str] | None = None,
 
 
 def draws_cards(spec: GameSpec) -> bool:
-    """Whether a turn of the game draws cards (its spec names a deck) rather than rolls dice."""
-    return spec.draws == "cards" and bool(spec.deck)
+    """Whether a turn of the game draws cards from a deck (rather than rolling dice)."""
+    return spec.draws == CARDS and spec.deck is not None
 
 
-def remaining_cards(game: str, drawn: str) -> list[str]:
-    """The codes of the cards of ``game``'s deck not yet drawn this turn (with repeats), in the
-    deck's order; a turn is dealt from the full deck."""
-    from pushluck_teach.cards import Deck, parse_cards
-
-    deck = Deck(get_game(game).deck)
+def remaining_cards(game: str, drawn: str, variant: Variant | None = None) -> list[str]:
+    """The codes of the cards of ``game``'s full deck (under ``variant``; default rules when
+    None) not yet drawn this turn, with repeats, in a fixed order."""
+    spec = get_game(game)
+    if spec.deck is None:
+        raise RulesError(f"{spec.title} is not played with cards")
+    deck = Deck(spec.deck(variant or spec.variant_cls()))
     return [card.code for card in deck.remove(parse_cards(drawn)).cards()]
 
 
