@@ -28,6 +28,7 @@ from pushluck_teach.solve.markov import (
 from pushluck_teach.ui.figures import (
     probability_text,
     short_fraction,
+    sync_widget_state,
     value_text,
 )
 from pushluck_teach.ui.lessons.answers import CheckAnswer
@@ -35,6 +36,7 @@ from pushluck_teach.ui.lessons.common import (
     BAD_INPUT,
     LessonPosition,
     as_widget,
+    figures_of,
     game_choices,
     lesson_layout,
     lesson_position,
@@ -178,6 +180,7 @@ class MarkovChainLesson(widgets.VBox):
                           self.question])
         self.add_class("pushluck-lesson")
         self.refresh()
+        sync_widget_state(*figures_of(self))
 
     def _new_game(self, _change: Any = None) -> None:
         self.drawn.value, threshold = self.examples.get(self.game.value, ("", None))
