@@ -146,12 +146,12 @@ def solve_command(args: argparse.Namespace) -> int:
                        f"not {args.players}")
     report = solver.report(variant, args.players, list(args.policy or []), exact=args.exact)
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(report.as_json()))
         return 0
     rules = ", ".join(f"{k}={v}" for k, v in variant.options().items())
     print(f"{spec.title}, whole game: {rules}")
-    for key, value in report.items():
-        if key in ("game", "variant") or isinstance(value, dict):
+    for key, value in report.items:
+        if isinstance(value, dict):
             continue
         shown = f"{value:.6f}" if isinstance(value, float) and abs(value) >= 1e-3 else value
         if isinstance(value, list):

@@ -320,6 +320,12 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    @property
+    def scores_hidden(self) -> bool:
+        """Whether players' scores are secret (a secret stash): then nothing shown to the player
+        to move may depend on the others' scores."""
+        return False
+
     def action_label(self, action: str) -> str:
         """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
         return {DRAW: "Draw", STOP: "Stop"}.get(action, action)

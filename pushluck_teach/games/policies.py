@@ -50,6 +50,10 @@ class PolicyError(RulesError):
     """Bad policy text (a one-line message)."""
 
 
+class UnknownPolicyError(PolicyError):
+    """A policy name nobody knows (callers may restate it with their own list of names)."""
+
+
 @dataclass(frozen=True)
 class Policy:
     """A parsed policy: canonical ``kind`` and, for thresholds, ``number``.
@@ -72,6 +76,37 @@ class Policy:
         return self.kind if self.number is None else f"{self.kind}:{self.number}"
 
 
+@dataclass(frozen=True)
+class PolicyText:
+    """A ``NAME[:ARG]`` policy as typed, before its name is looked up (the lexer of
+    :func:`parse_policy`)."""
+
+    name: str
+    arg: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> PolicyText:
+        name, sep, arg = str(text).strip().partition(":")
+        name = name.strip().lower()
+        if not name:
+            raise PolicyError(f"bad policy {text!r}: write NAME or NAME:N")
+        if sep and not arg.strip():
+            raise PolicyError(f"bad policy {text!r}: nothing after ':'")
+        return cls(name, arg.strip() if sep else None)
+
+    def int_arg(self, low: int = 1) -> int:
+        """The argument as a whole number at least ``low``."""
+        if self.arg is None or not self.arg.lstrip("-").isdigit() or int(self.arg) < low:
+            raise PolicyError(
+                f"bad policy {self.text!r}: write {self.name}:N with a whole number N >= {low}"
+            )
+        return int(self.arg)
+
+    @property
+    def text(self) -> str:
+        return self.name if self.arg is None else f"{self.name}:{self.arg}"
+
+
 def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
                  extra: frozenset[str] | set[str] = frozenset()) -> Policy:
     """Parse ``NAME`` or ``NAME:N``.  ``optimal`` says what the bare word ``optimal`` means here
@@ -79,34 +114,25 @@ def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
     argument (a game's own bots).  Raises :class:`PolicyError` with a one-line message."""
     if isinstance(text, Policy):
         return text
-    raw = str(text).strip()
-    name, sep, arg = raw.partition(":")
-    name, arg = name.strip().lower(), arg.strip()
-    if not name:
-        raise PolicyError(f"bad policy {text!r}: write NAME or NAME:N")
-    if sep and not arg:
-        raise PolicyError(f"bad policy {text!r}: nothing after ':'")
-    shown = f"{name}:{arg}" if sep else name
-    if name in PRESET_THRESHOLDS and not sep:
+    typed = PolicyText.parse(text)
+    name, shown = typed.name, typed.text
+    if name in PRESET_THRESHOLDS and typed.arg is None:
         return Policy(THRESHOLD, PRESET_THRESHOLDS[name], name)
     if name in extra:
-        if sep:
+        if typed.arg is not None:
             raise PolicyError(f"policy {name!r} takes no argument")
         return Policy(name, None, shown)
     kind = optimal if name == "optimal" else ALIASES.get(name)
     if kind is None:
-        raise PolicyError(f"unknown policy {shown!r}")
+        raise UnknownPolicyError(f"unknown policy {shown!r}")
     if kind in WITH_NUMBER:
-        if not sep or not arg.lstrip("-").isdigit() or int(arg) < 1:
-            raise PolicyError(
-                f"bad policy {shown!r}: write {name}:N with a whole number N >= 1")
-        return Policy(kind, int(arg), shown)
-    if sep:
+        return Policy(kind, typed.int_arg(1), shown)
+    if typed.arg is not None:
         raise PolicyError(f"policy {name!r} takes no argument")
     return Policy(kind, None, shown)
 
 
 __all__ = [
     "CHASE", "KEEP_PACE", "PRESET_THRESHOLDS", "THRESHOLD", "TURN_OPTIMAL", "WIN_OPTIMAL",
-    "Policy", "PolicyError", "parse_policy",
+    "Policy", "PolicyError", "PolicyText", "UnknownPolicyError", "parse_policy",
 ]
