@@ -73,3 +73,38 @@ def test_bad_positions_leave_a_message():
     chain.drawn.value = "1"
     chain.refresh()
     assert "1" in chain.message.value
+
+
+def test_lesson_2_values_across_pig_turn_totals_by_hand():
+    from pushluck_teach.ui.lessons.when_to_stop import stop_table_by_total
+
+    rows = dict(stop_table_by_total("pig", totals=range(0, 31)))
+    # A turn total of 1 cannot happen (a 1 ends the turn); every other total to 30 can.
+    assert sorted(rows) == [0, *range(2, 31)]
+    for t, facts in rows.items():
+        # One roll from t: 1/6 loses t, faces 2-6 add 20 in all: 5t/6 + 20/6.
+        assert facts.ev_draw_once == Fraction(5 * t + 20, 6)
+        assert facts.ev_stop == (None if t == 0 else t)
+    assert rows[19].best_action == "draw" and rows[20].best_action == "stop"
+
+
+def test_lesson_2_refuses_totals_for_a_card_game():
+    from pushluck_teach.games.base import RulesError
+    from pushluck_teach.ui.lessons.when_to_stop import stop_table_by_total
+
+    with pytest.raises(RulesError, match="turn total"):
+        stop_table_by_total("hit-list", totals=range(2, 12))
+
+
+def test_lesson_6_optimal_against_itself_wins_half_in_both_seats():
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.solve.whole_game import pig
+    from pushluck_teach.ui.lessons.winning_the_game import both_seats, rules_against_optimal
+
+    piglet = get_game("pig").presets["piglet"]
+    first, second, average = both_seats(pig.evaluate_match, piglet, "optimal")
+    # The same policy in both seats: the first seat's edge cancels out exactly.
+    assert first == pytest.approx(1 - second) and average == pytest.approx(0.5)
+    view = rules_against_optimal(pig.evaluate_match, piglet, ["hold:2", "optimal"])
+    assert view.values["optimal"] == pytest.approx(0.5)
+    assert view.values["hold:2"] <= 0.5 + 1e-12 and len(view.lines) == 2
