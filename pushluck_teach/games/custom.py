@@ -482,10 +482,19 @@ class CustomTurnModel(TurnModel[CState]):
 
     def __post_init__(self) -> None:
         layout = compile_rules(self.rules)
+        rules = self.rules
         set_ = object.__setattr__
         set_(self, "_layout", layout)
-        set_(self, "_dice", bool(self.rules.dice))
-        set_(self, "_values", tuple(c.value for c in layout.classes))
+        set_(self, "_dice", bool(rules.dice))
+        set_(self, "_info", tuple((c.value, c.ally, c.unconditional, c.counters)
+                                  for c in layout.classes))
+        set_(self, "_edges", tuple(limit - 1 for limit in layout.limits))
+        set_(self, "_over", rules.bust_over)
+        set_(self, "_ending", rules.bust_ending)
+        # classes that can die: the others never bust for good
+        set_(self, "_mortal", tuple(
+            i for i, c in enumerate(layout.classes)
+            if not c.ally and (c.unconditional or c.counters or rules.bust_over is not None)))
 
     @property
     def start(self) -> CState:
@@ -494,43 +503,47 @@ class CustomTurnModel(TurnModel[CState]):
     # ---- rules on classes -------------------------------------------------------------------
     def _busts(self, cls: int, total: int, progress: tuple[int, ...]) -> bool:
         """Whether a non-first draw of class ``cls`` busts (before any ally)."""
-        c = self._layout.classes[cls]
-        if c.ally:
+        value, ally, unconditional, counters = self._info[cls]
+        if ally:
             return False
-        if c.unconditional:
+        if unconditional:
             return True
-        limits = self._layout.limits
-        if any(progress[k] >= limits[k] - 1 for k in c.counters):
+        edges = self._edges
+        for k in counters:
+            if progress[k] >= edges[k]:
+                return True
+        new = total + value
+        if self._over is not None and new > self._over:
             return True
-        new = total + c.value
-        rules = self.rules
-        if rules.bust_over is not None and new > rules.bust_over:
-            return True
-        return rules.bust_ending is not None and new % 10 == rules.bust_ending
+        return self._ending is not None and new % 10 == self._ending
 
     def _dead(self, cls: int, total: int, progress: tuple[int, ...]) -> bool:
         """Busts now and in every later state of the turn (module docstring)."""
-        c = self._layout.classes[cls]
-        if c.ally:
+        value, ally, unconditional, counters = self._info[cls]
+        if ally:
             return False
-        if c.unconditional:
+        if unconditional:
             return True
-        limits = self._layout.limits
-        if any(progress[k] >= limits[k] - 1 for k in c.counters):
-            return True
-        over = self.rules.bust_over
-        return over is not None and total + c.value > over
+        edges = self._edges
+        for k in counters:
+            if progress[k] >= edges[k]:
+                return True
+        return self._over is not None and total + value > self._over
 
     def normalise(self, total: int, started: bool, allies: int, dead: int,
                   progress: tuple[int, ...], deck: tuple[int, ...]) -> CState:
         """The state with every dead card of the pile merged into the dead count."""
         if deck and (started or not self.rules.first_draw_safe):
-            new = list(deck)
-            for cls, count in enumerate(deck):
+            new = None
+            for cls in self._mortal:
+                count = deck[cls]
                 if count and self._dead(cls, total, progress):
+                    if new is None:
+                        new = list(deck)
                     dead += count
                     new[cls] = 0
-            deck = tuple(new)
+            if new is not None:
+                deck = tuple(new)
         return (total, started, allies, dead, progress, deck)
 
     def pile_size(self, state: CState) -> int:
@@ -568,35 +581,42 @@ class CustomTurnModel(TurnModel[CState]):
 
     def _draw(self, state: CState, only: int | None = None) -> list[tuple[int, CState]]:
         total, started, allies, dead, progress, deck = state
-        layout = self._layout
         dice = self._dice
-        weights = layout.weights if dice else deck
+        weights = self._layout.weights if dice else deck
         safe_first = not started and self.rules.first_draw_safe
+        info = self._info
+        busts = self._busts
+        normalise = self.normalise
+        # after the first draw only counters and the total limit can kill more cards
+        check_deaths = not started or self._over is not None
         out: list[tuple[int, CState]] = []
         bust_weight = 0
         for cls in range(len(weights)) if only is None else (only,):
             k = weights[cls]
             if not k:
                 continue
-            c = layout.classes[cls]
+            value, ally, _, counters = info[cls]
             rest = deck if dice else deck[:cls] + (k - 1,) + deck[cls + 1:]
-            if c.ally:
-                out.append((k, self.normalise(total, True, allies + 1, dead, progress, rest)))
+            if ally:
+                nxt = (total, True, allies + 1, dead, progress, rest)
+                out.append((k, normalise(*nxt) if not started else nxt))
                 continue
-            if not safe_first and self._busts(cls, total, progress):
+            if not safe_first and busts(cls, total, progress):
                 if allies:
                     out.append((k, (total, True, allies - 1, dead, progress, rest)))
                 else:
                     bust_weight += k
                 continue
-            new_progress = progress
-            if c.counters:
+            if counters:
                 bumped = list(progress)
-                for counter in c.counters:
+                for counter in counters:
                     bumped[counter] += 1
-                new_progress = tuple(bumped)
-            out.append((k, self.normalise(total + c.value, True, allies, dead, new_progress,
-                                          rest)))
+                nxt = (total + value, True, allies, dead, tuple(bumped), rest)
+                out.append((k, normalise(*nxt)))
+            elif check_deaths and not dice:
+                out.append((k, normalise(total + value, True, allies, dead, progress, rest)))
+            else:
+                out.append((k, (total + value, True, allies, dead, progress, rest)))
         if dead and only is None:
             if allies:
                 out.append((dead, (total, True, allies - 1, dead - 1, progress, deck)))
