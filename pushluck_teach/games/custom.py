@@ -79,6 +79,7 @@ from pushluck_teach.games.base import (
     DRAW,
     STOP,
     Engine,
+    GameSpec,
     IllegalActionError,
     OptionError,
     PositionError,
@@ -394,6 +395,7 @@ class Layout:
     weights: tuple[int, ...]
     limits: tuple[int, ...]
     class_of: Mapping[str, int]
+    counter_labels: tuple[str, ...] = ()
 
     def class_of_card(self, code: str) -> int:
         try:
@@ -447,7 +449,19 @@ def compile_rules(rules: RuleSet) -> Layout:
         classes.append(CardClass(value, ally, unconditional, counters, tuple(ranks),
                                  tuple(codes)))
         weights.append(count)
-    return Layout(tuple(classes), tuple(weights), tuple(limits), class_of)
+    labels = tuple(_kind_label(rules.bust_counts[i].kind) if not r else
+                   ("10" if r == "T" else r) for i, r in counter_keys)
+    return Layout(tuple(classes), tuple(weights), tuple(limits), class_of, labels)
+
+
+def _kind_label(kind: CardSet) -> str:
+    parts = []
+    if kind.ranks:
+        parts.append("/".join("10" if r == "T" else r for r in kind.ranks))
+    if kind.suits:
+        parts.append("/".join(kind.suits))
+    text = " of ".join(parts) if len(parts) == 2 else "".join(parts)
+    return ", ".join(filter(None, [text, *kind.cards]))
 
 
 def _check_dice_end(rules: RuleSet, layout: Layout) -> None:
@@ -665,6 +679,11 @@ class CustomTurnModel(TurnModel[CState]):
             return f"bust: {state[0]}" if state[1] else f"banked {state[0]}"
         total, started, allies, _, _, _ = state
         text = "turn start" if not started else f"turn total {total}"
+        held = [f"{label} x{count}" if count > 1 else label
+                for label, count in zip(self._layout.counter_labels, state[4], strict=True)
+                if count]
+        if held:
+            text += f" (holding {', '.join(held)})"
         if allies:
             text += f", {allies} {'ally' if allies == 1 else 'allies'}"
         if not self._dice:
@@ -1142,6 +1161,20 @@ BUILT_GAMES: Mapping[str, RuleSet] = {
 }
 
 
+SPEC = GameSpec(
+    name=GAME,
+    title="Build your own",
+    variant_cls=RuleSet,
+    engine_cls=CustomEngine,
+    position=custom_position,
+    min_players=1,
+    max_players=6,
+    presets=dict(BUILT_GAMES),
+    blurb="A push-your-luck game built from parts: deck or die, values, bust rules, allies.",
+)
+"""The built games' spec; registered once the CLI can read ``--rules FILE.json`` (issue 11)."""
+
+
 def with_changes(rules: RuleSet, **changes: Any) -> RuleSet:
     """A copy with some fields changed (validated again; unknown fields are an error)."""
     names = {f.name for f in dataclasses.fields(rules)}
@@ -1153,7 +1186,7 @@ def with_changes(rules: RuleSet, **changes: Any) -> RuleSet:
 
 __all__ = [
     "BUILT_GAMES", "CAPTAIN_SEVEN_RULES", "HIT_LIST_RULES", "LANDS_UNCHARTED_RULES", "MAX_STATES",
-    "PIG_RULES", "CardClass", "CardSet", "CountRule", "CustomEngine", "CustomTurnModel",
+    "PIG_RULES", "SPEC", "CardClass", "CardSet", "CountRule", "CustomEngine", "CustomTurnModel",
     "Layout", "RuleSet", "check_size", "compile_rules", "custom_position", "estimate_states",
     "start_state", "with_changes",
 ]
