@@ -396,6 +396,7 @@ class Layout:
     limits: tuple[int, ...]
     class_of: Mapping[str, int]
     counter_labels: tuple[str, ...] = ()
+    counter_kinds: tuple[bool, ...] = ()
 
     def class_of_card(self, code: str) -> int:
         try:
@@ -451,7 +452,8 @@ def compile_rules(rules: RuleSet) -> Layout:
         weights.append(count)
     labels = tuple(_kind_label(rules.bust_counts[i].kind) if not r else
                    ("10" if r == "T" else r) for i, r in counter_keys)
-    return Layout(tuple(classes), tuple(weights), tuple(limits), class_of, labels)
+    kinds = tuple(not r for _, r in counter_keys)
+    return Layout(tuple(classes), tuple(weights), tuple(limits), class_of, labels, kinds)
 
 
 def _kind_label(kind: CardSet) -> str:
@@ -674,6 +676,24 @@ class CustomTurnModel(TurnModel[CState]):
         return pool <= dead * (total - rules.bust_score)
 
     # ---- text --------------------------------------------------------------------------------
+    def rule_features(self, state: CState) -> tuple[tuple[str, str], ...]:
+        """What a readable stop rule may condition on (:mod:`pushluck_teach.solve.stop_rule`):
+        the allies held, and how many cards of each counted kind (not a single rank) the haul
+        holds."""
+        if len(state) == 2:
+            return ()
+        features = []
+        if self.rules.allies is not None:
+            allies = state[2]
+            features.append(("allies", "no ally" if not allies else
+                             f"{allies} {'ally' if allies == 1 else 'allies'}"))
+        for label, count, kind in zip(self._layout.counter_labels, state[4],
+                                      self._layout.counter_kinds, strict=True):
+            if kind:
+                features.append((label, f"{count if count > 1 else 'a' if count else 'no'} "
+                                        f"{label} held"))
+        return tuple(features)
+
     def describe(self, state: CState) -> str:
         if len(state) == 2:
             return f"bust: {state[0]}" if state[1] else f"banked {state[0]}"

@@ -81,16 +81,68 @@ def _span(low: float, high: float) -> str:
     return _number(low) if low == high else f"{_number(low)}-{_number(high)}"
 
 
+Choice = tuple[float, str, float, Any, str]  # total, optimal action, reach mass, state, group
+
+
+def _best_threshold(choices: list[Choice]) -> tuple[float, float]:
+    """The threshold minimising the disagreeing mass over ``choices``, and that mass."""
+    totals = sorted({c[0] for c in choices})
+    best_t, best_d = totals[0], float("inf")
+    for threshold in [*totals, totals[-1] + 1]:
+        d = sum(p for t, a, p, _, _ in choices if (t >= threshold) == (a != STOP))
+        if d < best_d - 1e-15:
+            best_t, best_d = threshold, d
+    return best_t, best_d
+
+
+def _rule_phrase(threshold: float, totals: list[float]) -> str:
+    if threshold > totals[-1]:
+        return "keep drawing whenever you may stop"
+    if threshold <= totals[0]:
+        return "stop as soon as you may"
+    return f"stop at {_number(threshold)} or more"
+
+
+def _split(choices: list[Choice], model: TurnModel[Any], whole: float, base: float
+           ) -> tuple[str, dict[str, float], float] | None:
+    """The model's feature (``rule_features``, optional) whose per-value thresholds agree best
+    with the optimum, when that beats one threshold by at least 2% of the decisions."""
+    features = getattr(model, "rule_features", None)
+    if features is None:
+        return None
+    by_feature: dict[str, dict[str, list[Choice]]] = {}
+    for choice in choices:
+        for name, value in features(choice[3]):
+            by_feature.setdefault(name, {}).setdefault(value, []).append(choice)
+    best: tuple[str, dict[str, float], float] | None = None
+    for name, groups in by_feature.items():
+        if sum(len(g) for g in groups.values()) != len(choices) or len(groups) < 2:
+            continue
+        thresholds = {}
+        missed = 0.0
+        for value, group in groups.items():
+            thresholds[value], d = _best_threshold(group)
+            missed += d
+        if missed < base - 0.02 * whole and (best is None or missed < best[2]):
+            best = (name, thresholds, missed)
+    return best
+
+
 def describe_stop_rule(model: TurnModel[Any], solver: TurnSolver[Any] | None = None,
                        start: Any = None, *, max_exceptions: int = 2,
                        policy: Callable[[Any], str] | None = None) -> StopRule:
-    """The stop rule of the optimal policy (or ``policy``) from ``start`` (module docstring)."""
+    """The stop rule of the optimal policy (or ``policy``) from ``start`` (module docstring).
+
+    A model may offer ``rule_features(state) -> ((name, condition), ...)`` (say, name "faces",
+    conditions "a J/Q/K held" / "no J/Q/K held"); the rule then may use one feature's values,
+    each with its own threshold, when that agrees with the optimum clearly better than a single
+    threshold."""
     start = model.start if start is None else start
     solver = solver or TurnSolver(model)
     choose = policy or solver.best_action
     graph = policy_graph(model, start, choose)
     mass = reach_probabilities(graph, start)
-    choices: list[tuple[float, str, float, Any]] = []
+    choices: list[Choice] = []
     bust = 0.0
     for node in graph.order:
         p = mass.get(node, 0.0)
@@ -101,37 +153,52 @@ def describe_stop_rule(model: TurnModel[Any], solver: TurnSolver[Any] | None = N
             continue
         actions = model.actions(node)
         if DRAW in actions and STOP in actions and p > 0:
-            choices.append((float(model.turn_total(node)), move[0], p, node))
+            choices.append((float(model.turn_total(node)), move[0], p, node, ""))
     if not choices:
         return StopRule(None, 1.0, (), bust, "No choice to make: every draw is forced or the "
                         "turn ends by itself.")
-    totals = sorted({t for t, _, _, _ in choices})
-    candidates = [*totals, totals[-1] + 1]
-    whole = sum(p for _, _, p, _ in choices)
-    best_t, best_d = candidates[0], None
-    for threshold in candidates:
-        d = sum(p for t, a, p, _ in choices if (t >= threshold) == (a != STOP))
-        if best_d is None or d < best_d - 1e-15:
-            best_t, best_d = threshold, d
-    assert best_d is not None
+    totals = sorted({c[0] for c in choices})
+    whole = sum(c[2] for c in choices)
+    best_t, best_d = _best_threshold(choices)
+    threshold_of: Callable[[Any], float] = lambda state: best_t  # noqa: E731
+    split = _split(choices, model, whole, best_d)
+    if split is None:
+        text = _rule_phrase(best_t, totals).capitalize()
+    else:
+        name, thresholds, best_d = split
+
+        def group_of(state: Any) -> str:
+            return dict(model.rule_features(state))[name]  # type: ignore[attr-defined]
+
+        mass_of: dict[str, float] = {}
+        for choice in choices:
+            mass_of[group_of(choice[3])] = mass_of.get(group_of(choice[3]), 0.0) + choice[2]
+        usual = max(mass_of, key=mass_of.__getitem__)
+        best_t = thresholds[usual]
+        alike: dict[float, list[str]] = {}
+        for value, t in thresholds.items():
+            if t != best_t:
+                alike.setdefault(t, []).append(value)
+        others = [f"{' or '.join(values)}: {_rule_phrase(t, totals)}"
+                  for t, values in alike.items()]
+        text = _rule_phrase(best_t, totals).capitalize() + ", unless with " + "; with ".join(
+            others)
+
+        def threshold_of(state: Any) -> float:
+            return thresholds[group_of(state)]
     exceptions: list[Departure] = []
-    for action, wrong in ((DRAW, lambda t: t >= best_t), (STOP, lambda t: t < best_t)):
-        found = [(t, p, s) for t, a, p, s in choices if a == action and wrong(t)]
+    for action in (DRAW, STOP):
+        found = [(t, p, s) for t, a, p, s, _ in choices if a == action
+                 and (t >= threshold_of(s)) == (action == DRAW)]
         if not found:
             continue
         share = sum(p for _, p, _ in found) / whole
         example = max(found, key=lambda x: x[1])[2]
         exceptions.append(Departure(action, min(t for t, _, _ in found),
-                                     max(t for t, _, _ in found), share,
-                                     model.describe(example)))
+                                    max(t for t, _, _ in found), share,
+                                    model.describe(example)))
     exceptions.sort(key=lambda e: -e.share)
     agreement = 1.0 - best_d / whole
-    if best_t > totals[-1]:
-        text = "Keep drawing whenever you may stop"
-    elif best_t <= totals[0]:
-        text = "Stop as soon as you may"
-    else:
-        text = f"Stop at {_number(best_t)} or more"
     shown = exceptions[:max_exceptions]
     if shown:
         parts = []
@@ -139,7 +206,7 @@ def describe_stop_rule(model: TurnModel[Any], solver: TurnSolver[Any] | None = N
             verb = "draw on" if e.action == DRAW else "stop"
             parts.append(f"{verb} at {_span(e.low, e.high)} in {e.share:.1%} of the decisions "
                          f"(e.g. {e.example})")
-        text += ", unless: " + "; ".join(parts)
+        text += ("; also " if split else ", unless: ") + "; ".join(parts)
     text += f". Agrees with the optimum on {agreement:.1%} of the decisions reached."
     return StopRule(None if best_t > totals[-1] else best_t, agreement, tuple(exceptions), bust,
                     text)
