@@ -134,3 +134,26 @@ def test_process_pool_returns_the_serial_numbers() -> None:
     serial = run_sweep(SPEC, NO_ACE_HIT_LIST, "bank_minimum", values)
     pooled = run_sweep(SPEC, NO_ACE_HIT_LIST, "bank_minimum", values, workers=2)
     assert [p.turn_value for p in pooled.points] == [p.turn_value for p in serial.points]
+
+
+def test_a_stop_rule_may_split_on_a_feature_the_model_offers() -> None:
+    """Lands Uncharted without allies (built): holding a face, a second one busts, so the
+    optimum stops much earlier; the split rule says so and agrees with the optimum more often
+    than the best single threshold (computed here directly from the optimal policy)."""
+    from pushluck_teach.games.custom import LANDS_UNCHARTED_RULES
+    from pushluck_teach.solve.stop_rule import reach_probabilities
+    from pushluck_teach.solve.turn import policy_graph
+
+    rules = LANDS_UNCHARTED_RULES.replace(allies=None)
+    model, state = custom_position(rules)
+    solver = TurnSolver(model)
+    rule = describe_stop_rule(model, solver, state)
+    assert "unless with a J/Q/K held: stop at" in rule.text
+    graph = policy_graph(model, state, solver.best_action)
+    mass = reach_probabilities(graph, state)
+    choices = [(model.turn_total(s), a, mass[s]) for s, (a, _) in graph.moves.items()
+               if len(model.actions(s)) == 2]
+    whole = sum(p for _, _, p in choices)
+    single = max(sum(p for t, a, p in choices if (t >= threshold) == (a == "stop"))
+                 for threshold in range(0, 80)) / whole
+    assert rule.agreement > single + 0.02
