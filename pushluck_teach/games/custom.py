@@ -72,6 +72,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from operator import mul
 from typing import Any
 
 from pushluck_teach.cards import RANKS, SUITS, Card, CardError, parse_card, parse_cards
@@ -507,6 +508,8 @@ class CustomTurnModel(TurnModel[CState]):
         set_(self, "_edges", tuple(limit - 1 for limit in layout.limits))
         set_(self, "_over", rules.bust_over)
         set_(self, "_ending", rules.bust_ending)
+        set_(self, "_class_values", tuple(c.value for c in layout.classes))
+        set_(self, "_ally_classes", tuple(i for i, c in enumerate(layout.classes) if c.ally))
         # classes that can die: the others never bust for good
         set_(self, "_mortal", tuple(
             i for i, c in enumerate(layout.classes)
@@ -659,20 +662,19 @@ class CustomTurnModel(TurnModel[CState]):
         rules = self.rules
         if rules.bonus and (rules.bonus_total is None or total <= rules.bonus_total):
             return False
-        layout = self._layout
         pool = 0
         if self._dice:
+            layout = self._layout
             for cls, w in enumerate(layout.weights):
                 if self._dead(cls, total, progress):
                     dead += w
                 else:
                     pool += w * layout.classes[cls].value
         else:
-            for cls, k in enumerate(deck):
-                if k:
-                    if layout.classes[cls].ally:
-                        return False
-                    pool += k * layout.classes[cls].value
+            for cls in self._ally_classes:
+                if deck[cls]:
+                    return False
+            pool = sum(map(mul, deck, self._class_values))  # dead classes hold 0 cards
         return pool <= dead * (total - rules.bust_score)
 
     # ---- text --------------------------------------------------------------------------------
