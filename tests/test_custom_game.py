@@ -134,7 +134,7 @@ def test_first_draw_safety_and_allies_by_hand() -> None:
     model, state = custom_position(allied, drawn="2h Kh")
     assert TurnSolver(model, exact=True).p_bust_next(state) == 0
     model, state = custom_position(allied, drawn="2h Kh Kh")  # the ally cancelled the king
-    assert model.turn_total(state) == 10 and state[2] == 0
+    assert model.turn_total(state) == 10 and model.unpack(state)[2] == 0
 
 
 # --------------------------------------------------------------------------------------------

@@ -72,7 +72,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
-from operator import mul
 from typing import Any
 
 from pushluck_teach.cards import RANKS, SUITS, Card, CardError, parse_card, parse_cards
@@ -486,12 +485,19 @@ def _check_dice_end(rules: RuleSet, layout: Layout) -> None:
 # --------------------------------------------------------------------------------------------
 # Turn model
 
-CState = tuple[Any, ...]
+CState = Any  # a decision state is an int (bit fields), a terminal a tuple (payoff, busted)
 
 
 @dataclass(frozen=True)
 class CustomTurnModel(TurnModel[CState]):
-    """One turn of a built game as an exact MDP (states and proofs: module docstring)."""
+    """One turn of a built game as an exact MDP (states and proofs: module docstring).
+
+    A decision state is one int of bit fields, from the low bits up: started (1 bit), allies
+    held, dead cards, the live cards' value sum (``pool``, a function of the pile kept for the
+    stop proof), one field per counter, one per card class (cards in the pile), and the turn
+    total in the high bits.  :meth:`unpack` and :meth:`pack` convert to and from
+    ``(total, started, allies, dead, progress, deck)``.  Terminal states are tuples
+    ``(payoff, busted)``."""
 
     game = GAME
     rules: RuleSet
@@ -501,90 +507,154 @@ class CustomTurnModel(TurnModel[CState]):
         layout = compile_rules(self.rules)
         rules = self.rules
         set_ = object.__setattr__
+        dice = bool(rules.dice)
+        classes = layout.classes
         set_(self, "_layout", layout)
-        set_(self, "_dice", bool(rules.dice))
-        set_(self, "_info", tuple((c.value, c.ally, c.unconditional, c.counters)
-                                  for c in layout.classes))
+        set_(self, "_dice", dice)
+        set_(self, "_info", tuple((c.value, c.ally, c.unconditional, c.counters) for c in classes))
         set_(self, "_edges", tuple(limit - 1 for limit in layout.limits))
         set_(self, "_over", rules.bust_over)
         set_(self, "_ending", rules.bust_ending)
-        set_(self, "_class_values", tuple(c.value for c in layout.classes))
-        set_(self, "_ally_classes", tuple(i for i, c in enumerate(layout.classes) if c.ally))
+        set_(self, "_class_values", tuple(c.value for c in classes))
+        set_(self, "_ally_classes", tuple(i for i, c in enumerate(classes) if c.ally))
         # classes that can die: the others never bust for good
         set_(self, "_mortal", tuple(
-            i for i, c in enumerate(layout.classes)
+            i for i, c in enumerate(classes)
             if not c.ally and (c.unconditional or c.counters or rules.bust_over is not None)))
+        # bit fields
+        cards = 0 if dice else sum(layout.weights)
+        ally_cards = 0 if dice else sum(w for w, c in zip(layout.weights, classes, strict=True)
+                                        if c.ally)
+        pool = 0 if dice else sum(w * c.value for w, c in zip(layout.weights, classes,
+                                                                strict=True))
+        shift = 1
+        fields = {}
+        for name, width in (("allies", ally_cards.bit_length() or 1),
+                            ("dead", cards.bit_length() or 1),
+                            ("pool", pool.bit_length() or 1)):
+            fields[name] = (shift, (1 << width) - 1)
+            shift += width
+        counters = []
+        for limit in layout.limits:
+            counters.append((shift, (1 << limit.bit_length()) - 1))
+            shift += limit.bit_length()
+        deck_shift = shift
+        slots = []
+        for weight in ([] if dice else layout.weights):
+            slots.append((shift, (1 << weight.bit_length()) - 1))
+            shift += weight.bit_length()
+        set_(self, "_allies", fields["allies"])
+        set_(self, "_deadf", fields["dead"])
+        set_(self, "_poolf", fields["pool"])
+        set_(self, "_counters", tuple(counters))
+        set_(self, "_slots", tuple(slots))
+        set_(self, "_pile_bits", (deck_shift, (1 << (shift - deck_shift)) - 1))
+        set_(self, "_tshift", shift)
+        set_(self, "_steps", tuple(
+            (c.value << shift) + sum(1 << counters[k][0] for k in c.counters)
+            for c in classes))
+        set_(self, "_units", tuple(
+            ((1 << slots[i][0]) + (c.value << fields["pool"][0])) if not dice else 0
+            for i, c in enumerate(classes)))
 
     @property
     def start(self) -> CState:
         return self.start_state
 
+    # ---- packing -----------------------------------------------------------------------------
+    def pack(self, total: int, started: bool, allies: int, dead: int,
+             progress: Sequence[int], deck: Sequence[int]) -> int:
+        """The int of a decision state."""
+        state = (total << self._tshift) | int(bool(started))
+        state |= allies << self._allies[0]
+        state |= dead << self._deadf[0]
+        pool = sum(k * v for k, v in zip(deck, self._class_values, strict=False))
+        state |= pool << self._poolf[0]
+        for (shift, _), count in zip(self._counters, progress, strict=True):
+            state |= count << shift
+        for (shift, _), count in zip(self._slots, deck, strict=True):
+            state |= count << shift
+        return state
+
+    def unpack(self, state: int) -> tuple[int, bool, int, int, tuple[int, ...], tuple[int, ...]]:
+        """``(total, started, allies, dead, progress, deck)`` of a decision state."""
+        return (state >> self._tshift, bool(state & 1),
+                (state >> self._allies[0]) & self._allies[1],
+                (state >> self._deadf[0]) & self._deadf[1],
+                tuple((state >> s) & m for s, m in self._counters),
+                tuple((state >> s) & m for s, m in self._slots))
+
     # ---- rules on classes -------------------------------------------------------------------
-    def _busts(self, cls: int, total: int, progress: tuple[int, ...]) -> bool:
+    def _busts(self, cls: int, state: int, total: int) -> bool:
         """Whether a non-first draw of class ``cls`` busts (before any ally)."""
         value, ally, unconditional, counters = self._info[cls]
         if ally:
             return False
         if unconditional:
             return True
-        edges = self._edges
-        for k in counters:
-            if progress[k] >= edges[k]:
-                return True
+        if counters:
+            fields, edges = self._counters, self._edges
+            for k in counters:
+                shift, mask = fields[k]
+                if (state >> shift) & mask >= edges[k]:
+                    return True
         new = total + value
         if self._over is not None and new > self._over:
             return True
         return self._ending is not None and new % 10 == self._ending
 
-    def _dead(self, cls: int, total: int, progress: tuple[int, ...]) -> bool:
+    def _dead(self, cls: int, state: int, total: int) -> bool:
         """Busts now and in every later state of the turn (module docstring)."""
         value, ally, unconditional, counters = self._info[cls]
         if ally:
             return False
         if unconditional:
             return True
-        edges = self._edges
-        for k in counters:
-            if progress[k] >= edges[k]:
-                return True
+        if counters:
+            fields, edges = self._counters, self._edges
+            for k in counters:
+                shift, mask = fields[k]
+                if (state >> shift) & mask >= edges[k]:
+                    return True
         return self._over is not None and total + value > self._over
 
-    def normalise(self, total: int, started: bool, allies: int, dead: int,
-                  progress: tuple[int, ...], deck: tuple[int, ...]) -> CState:
+    def normalise(self, state: int) -> int:
         """The state with every dead card of the pile merged into the dead count."""
-        if deck and (started or not self.rules.first_draw_safe):
-            new = None
-            for cls in self._mortal:
-                count = deck[cls]
-                if count and self._dead(cls, total, progress):
-                    if new is None:
-                        new = list(deck)
-                    dead += count
-                    new[cls] = 0
-            if new is not None:
-                deck = tuple(new)
-        return (total, started, allies, dead, progress, deck)
+        if self._dice or (not state & 1 and self.rules.first_draw_safe):
+            return state
+        total = state >> self._tshift
+        dead_unit = 1 << self._deadf[0]
+        pool_shift = self._poolf[0]
+        for cls in self._mortal:
+            shift, mask = self._slots[cls]
+            count = (state >> shift) & mask
+            if count and self._dead(cls, state, total):
+                state += count * dead_unit - (count << shift) - (
+                    count * self._class_values[cls] << pool_shift)
+        return state
 
-    def pile_size(self, state: CState) -> int:
-        return sum(state[5]) + state[3]
+    def pile_size(self, state: int) -> int:
+        return sum(self.unpack(state)[5]) + ((state >> self._deadf[0]) & self._deadf[1])
 
-    def may_stop(self, state: CState) -> bool:
-        return bool(state[1]) and state[0] >= self.rules.bank_minimum
+    def may_stop(self, state: int) -> bool:
+        return bool(state & 1) and state >> self._tshift >= self.rules.bank_minimum
 
     # ---- the MDP ----------------------------------------------------------------------------
     def actions(self, state: CState) -> tuple[str, ...]:
-        if len(state) == 2:
+        if type(state) is tuple:
             return ()
-        stop = self.may_stop(state)
-        if not self._dice and not self.pile_size(state):
-            return (STOP,) if stop else ()
+        stop = state & 1 and state >> self._tshift >= self.rules.bank_minimum
+        if not self._dice:
+            shift, mask = self._pile_bits
+            if not (state >> shift) & mask and not (state >> self._deadf[0]) & self._deadf[1]:
+                return (STOP,) if stop else ()
         return (DRAW, STOP) if stop else (DRAW,)
 
     def transitions(self, state: CState, action: str) -> list[tuple[int, CState]]:
-        if len(state) == 2:
+        if type(state) is tuple:
             raise IllegalActionError("the turn is over")
         if action == STOP and self.may_stop(state):
-            return [(1, (self.bank_value(state[0]), False))]
+            return [(1, (self.bank_value(state >> self._tshift), False))]
         if action == DRAW and DRAW in self.actions(state):
             return self._draw(state)
         raise IllegalActionError(f"action {action!r} is not legal in {self.describe(state)}")
@@ -594,51 +664,57 @@ class CustomTurnModel(TurnModel[CState]):
         return total + rules.bonus if total == rules.bonus_total else total
 
     def stop_payoff(self, state: CState) -> int | None:
-        if len(state) == 6 and self.may_stop(state):
-            return self.bank_value(state[0])
+        if type(state) is not tuple and state & 1:
+            total = state >> self._tshift
+            if total >= self.rules.bank_minimum:
+                return self.bank_value(total)
         return None
 
-    def _draw(self, state: CState, only: int | None = None) -> list[tuple[int, CState]]:
-        total, started, allies, dead, progress, deck = state
+    def _draw(self, state: int, only: int | None = None) -> list[tuple[int, CState]]:
+        total = state >> self._tshift
+        started = state & 1
+        ally_unit = 1 << self._allies[0]
+        allies = (state >> self._allies[0]) & self._allies[1]
+        dead_unit = 1 << self._deadf[0]
+        dead = (state >> self._deadf[0]) & self._deadf[1]
         dice = self._dice
-        weights = self._layout.weights if dice else deck
         safe_first = not started and self.rules.first_draw_safe
-        info = self._info
+        info, steps, units, slots = self._info, self._steps, self._units, self._slots
+        weights = self._layout.weights
         busts = self._busts
         normalise = self.normalise
         # after the first draw only counters and the total limit can kill more cards
         check_deaths = not started or self._over is not None
         out: list[tuple[int, CState]] = []
         bust_weight = 0
-        for cls in range(len(weights)) if only is None else (only,):
-            k = weights[cls]
-            if not k:
-                continue
-            value, ally, _, counters = info[cls]
-            rest = deck if dice else deck[:cls] + (k - 1,) + deck[cls + 1:]
+        for cls in range(len(info)) if only is None else (only,):
+            if dice:
+                k = weights[cls]
+                base = state
+            else:
+                shift, mask = slots[cls]
+                k = (state >> shift) & mask
+                if not k:
+                    continue
+                base = state - units[cls]
+            _, ally, _, counters = info[cls]
             if ally:
-                nxt = (total, True, allies + 1, dead, progress, rest)
-                out.append((k, normalise(*nxt) if not started else nxt))
+                nxt = (base + ally_unit) | 1
+                out.append((k, normalise(nxt) if not started else nxt))
                 continue
-            if not safe_first and busts(cls, total, progress):
+            if not safe_first and busts(cls, state, total):
                 if allies:
-                    out.append((k, (total, True, allies - 1, dead, progress, rest)))
+                    out.append((k, (base - ally_unit) | 1))
                 else:
                     bust_weight += k
                 continue
-            if counters:
-                bumped = list(progress)
-                for counter in counters:
-                    bumped[counter] += 1
-                nxt = (total + value, True, allies, dead, tuple(bumped), rest)
-                out.append((k, normalise(*nxt)))
-            elif check_deaths and not dice:
-                out.append((k, normalise(total + value, True, allies, dead, progress, rest)))
-            else:
-                out.append((k, (total + value, True, allies, dead, progress, rest)))
+            nxt = (base + steps[cls]) | 1
+            if counters or check_deaths:
+                nxt = normalise(nxt)
+            out.append((k, nxt))
         if dead and only is None:
             if allies:
-                out.append((dead, (total, True, allies - 1, dead - 1, progress, deck)))
+                out.append((dead, (state - dead_unit - ally_unit) | 1))
             else:
                 bust_weight += dead
         if bust_weight:
@@ -646,35 +722,41 @@ class CustomTurnModel(TurnModel[CState]):
         return out
 
     def payoff(self, terminal: CState) -> int:
-        return terminal[0] if len(terminal) == 2 else 0  # deck out, no bank allowed: nothing
+        if type(terminal) is tuple:
+            return terminal[0]
+        return 0  # the pile ran out and the turn may not bank: nothing
 
     def is_bust(self, terminal: CState) -> bool:
-        return len(terminal) == 2 and bool(terminal[1])
+        return type(terminal) is tuple and bool(terminal[1])
 
     def turn_total(self, state: CState) -> int:
-        return state[0]
+        return state[0] if type(state) is tuple else state >> self._tshift
 
     def stop_is_optimal(self, state: CState) -> bool:
         """The supermartingale rule of the module docstring ("Pruning"), proved there."""
-        if len(state) == 2 or not self.may_stop(state) or state[2]:
+        if type(state) is tuple or not state & 1:
             return False
-        total, _, _, dead, progress, deck = state
+        total = state >> self._tshift
         rules = self.rules
+        if total < rules.bank_minimum or (state >> self._allies[0]) & self._allies[1]:
+            return False
         if rules.bonus and (rules.bonus_total is None or total <= rules.bonus_total):
             return False
-        pool = 0
+        dead = (state >> self._deadf[0]) & self._deadf[1]
         if self._dice:
+            pool = 0
             layout = self._layout
             for cls, w in enumerate(layout.weights):
-                if self._dead(cls, total, progress):
+                if self._dead(cls, state, total):
                     dead += w
                 else:
                     pool += w * layout.classes[cls].value
         else:
             for cls in self._ally_classes:
-                if deck[cls]:
+                shift, mask = self._slots[cls]
+                if (state >> shift) & mask:
                     return False
-            pool = sum(map(mul, deck, self._class_values))  # dead classes hold 0 cards
+            pool = (state >> self._poolf[0]) & self._poolf[1]
         return pool <= dead * (total - rules.bust_score)
 
     # ---- text --------------------------------------------------------------------------------
@@ -682,14 +764,14 @@ class CustomTurnModel(TurnModel[CState]):
         """What a readable stop rule may condition on (:mod:`pushluck_teach.solve.stop_rule`):
         the allies held, and how many cards of each counted kind (not a single rank) the haul
         holds."""
-        if len(state) == 2:
+        if type(state) is tuple:
             return ()
+        _, _, allies, _, progress, _ = self.unpack(state)
         features = []
         if self.rules.allies is not None:
-            allies = state[2]
             features.append(("allies", "no ally" if not allies else
                              f"{allies} {'ally' if allies == 1 else 'allies'}"))
-        for label, count, kind in zip(self._layout.counter_labels, state[4],
+        for label, count, kind in zip(self._layout.counter_labels, progress,
                                       self._layout.counter_kinds, strict=True):
             if kind:
                 features.append((label, f"{count if count > 1 else 'a' if count else 'no'} "
@@ -697,12 +779,12 @@ class CustomTurnModel(TurnModel[CState]):
         return tuple(features)
 
     def describe(self, state: CState) -> str:
-        if len(state) == 2:
+        if type(state) is tuple:
             return f"bust: {state[0]}" if state[1] else f"banked {state[0]}"
-        total, started, allies, _, _, _ = state
+        total, started, allies, _, progress, _ = self.unpack(state)
         text = "turn start" if not started else f"turn total {total}"
         held = [f"{label} x{count}" if count > 1 else label
-                for label, count in zip(self._layout.counter_labels, state[4], strict=True)
+                for label, count in zip(self._layout.counter_labels, progress, strict=True)
                 if count]
         if held:
             text += f" (holding {', '.join(held)})"
@@ -715,21 +797,21 @@ class CustomTurnModel(TurnModel[CState]):
         return text
 
     def outcome_label(self, state: CState, next_state: CState) -> str:
-        if len(next_state) == 2:
+        if type(next_state) is tuple:
             return "bust"
-        if next_state[2] < state[2]:
+        before, after = self.unpack(state), self.unpack(next_state)
+        if after[2] < before[2]:
             return "bust stopped by an ally"
-        gained = next_state[0] - state[0]
-        bumped = {k for k, (a, b) in enumerate(zip(state[4], next_state[4], strict=True))
-                  if b > a}
+        gained = after[0] - before[0]
+        bumped = {k for k, (a, b) in enumerate(zip(before[4], after[4], strict=True)) if b > a}
         for cls, c in enumerate(self._layout.classes):
-            if next_state[2] > state[2]:
-                if c.ally and (self._dice or next_state[5][cls] < state[5][cls]):
+            if after[2] > before[2]:
+                if c.ally and (self._dice or after[5][cls] < before[5][cls]):
                     return c.label
                 continue
             if c.ally or c.value != gained or set(c.counters) != bumped:
                 continue
-            if self._dice or next_state[5][cls] < state[5][cls]:
+            if self._dice or after[5][cls] < before[5][cls]:
                 return c.label
         return self.describe(next_state)
 
@@ -742,9 +824,8 @@ def start_state(rules: RuleSet, pile: Sequence[int] | None = None, allies: int =
     """The turn-start state with ``pile`` counts per class (default: the full deck)."""
     layout = compile_rules(rules)
     deck: tuple[int, ...] = () if rules.dice else tuple(layout.weights if pile is None else pile)
-    progress = (0,) * len(layout.limits)
-    shell = CustomTurnModel(rules, (0, False, allies, 0, progress, deck))
-    return shell.normalise(0, False, allies, 0, progress, deck)
+    shell = CustomTurnModel(rules, 0)
+    return shell.normalise(shell.pack(0, False, allies, 0, (0,) * len(layout.limits), deck))
 
 
 def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
@@ -816,14 +897,15 @@ def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
 
 def _replay(model: CustomTurnModel, state: CState, cls: int, name: str,
             before: Sequence[str]) -> CState:
-    total, started, allies, dead, progress, deck = state
+    _, _, _, dead, _, deck = model.unpack(state)
     if deck and not deck[cls]:
         if not dead:
             raise PositionError(f"card {name} is not left in the draw pile")
-        outcomes = [(w, s) for w, s in model._draw(state) if len(s) == 2 or s[3] < dead]
+        outcomes = [(w, s) for w, s in model._draw(state)
+                    if type(s) is tuple or model.unpack(s)[3] < dead]
     else:
         outcomes = model._draw(state, only=cls)
-    if not outcomes or len(outcomes[0][1]) == 2:
+    if not outcomes or type(outcomes[0][1]) is tuple:
         shown = " ".join(before) or "nothing"
         raise PositionError(f"{name} busts the turn after {shown}: the position is already over")
     return outcomes[0][1]
@@ -838,7 +920,7 @@ def estimate_states(model: CustomTurnModel, state: CState | None = None) -> int:
     state = model.start if state is None else state
     rules = model.rules
     layout = compile_rules(rules)
-    total0, _, allies0, dead0, progress, deck = state
+    total0, _, allies0, dead0, progress, deck = model.unpack(state)
     values = [c.value for c in layout.classes]
     vmax = max(values, default=0)
     weights = layout.weights if rules.dice else deck
