@@ -3,8 +3,9 @@
 
 1. Captain Seven's target 50, 60, ..., 240, whole game (the first player's win chance with both
    players optimal), with the disk cache off so every point is solved.
-2. A built game's bank minimum 2 ... 21 (Hit List from parts, aces removed), turn analysis
+2. A built game's bank minimum 0, 2, ..., 38 (Lands Uncharted from parts), turn analysis
    (value, stop rule, bust risk from the turn start).
+3. Built games against their hand-written models: one float solve from the turn start each.
 
 Usage: ``PYTHONPATH=. python benchmarks/bench_sweep.py [--workers N] [--skip-cluster]``.
 """
@@ -18,8 +19,14 @@ import time
 os.environ.setdefault("PUSHLUCK_CACHE", "off")  # solve every point (before the imports)
 
 from pushluck_teach.games import get_game  # noqa: E402
-from pushluck_teach.games.custom import HIT_LIST_RULES, SPEC  # noqa: E402
+from pushluck_teach.games.custom import (  # noqa: E402
+    BUILT_GAMES,
+    LANDS_UNCHARTED_RULES,
+    SPEC,
+    custom_position,
+)
 from pushluck_teach.solve.sweep import SweepResult, run_sweep  # noqa: E402
+from pushluck_teach.solve.turn import TurnSolver  # noqa: E402
 
 
 def _numbers(result: SweepResult) -> list[tuple[object, ...]]:
@@ -71,12 +78,27 @@ def main() -> None:
     print("  win chance of the first player: " + ", ".join(
         f"{p.value}: {p.win_chance:.4f}" for p in serial.points[::4]))
 
-    built = HIT_LIST_RULES.replace(remove_ranks=("A",))
-    serial = _bench("built Hit List (no aces) bank_minimum 2..21, turn analysis",
-                    lambda **kw: run_sweep(SPEC, built, "bank_minimum", range(2, 22), **kw),
+    serial = _bench("built Lands Uncharted bank_minimum 0..38:2, turn analysis",
+                    lambda **kw: run_sweep(SPEC, LANDS_UNCHARTED_RULES, "bank_minimum",
+                                           range(0, 39, 2), **kw),
                     args.workers, args.skip_cluster)
     print("  turn value: " + ", ".join(f"{p.value}: {p.turn_value:.3f}"
                                        for p in serial.points[::4]))
+
+    print("\nbuilt vs hand-written, one float solve from the turn start:")
+    for name, rules in BUILT_GAMES.items():
+        spec = get_game(name)
+        flags = {"removed": "As Ah Ad Ac"} if name == "hit-list" else {}
+        timings = []
+        for model, state in (spec.position(spec.variant_cls(), **flags),
+                             custom_position(rules, **flags)):
+            started = time.perf_counter()
+            solver = TurnSolver(model)
+            solver.value(state)
+            timings.append((time.perf_counter() - started, solver.states_solved()))
+        (hand, hand_n), (built, built_n) = timings
+        print(f"  {name:16s} hand-written {hand:6.2f} s ({hand_n:,} states)   "
+              f"built {built:6.2f} s ({built_n:,} states)")
 
 
 if __name__ == "__main__":

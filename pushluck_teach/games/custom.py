@@ -31,11 +31,14 @@ not parts.
 Turn model (:class:`CustomTurnModel`, the same exact MDP interface as every game, solved by the
 generic turn solver).  Cards fall in *classes*: two cards are one class when they have the same
 value, the same ally status, the same membership in every bust rule and, for ``per_rank`` rules,
-the same rank (Captain Seven's 10 J Q K are one class).  A decision state is the tuple
+the same rank (Captain Seven's 10 J Q K are one class).  A decision state holds
 ``(total, started, allies, dead, progress, deck)``: the turn total, whether a card was drawn,
 allies held, the number of *dead* cards left, the haul's count per counted kind (``progress``:
 one entry per ``n >= 2`` rule, or per rank of a ``per_rank`` rule), and the draw pile's count
-per class (empty for dice).  Terminal states are ``(payoff, busted)``.
+per class (empty for dice), packed in one int of bit fields (with the live cards' value sum,
+a function of the pile, for the stop proof); terminal states are tuples ``(payoff, busted)``.
+From the turn start the built Captain Seven visits the same 361,805 states as the
+hand-written model, at about the same speed.
 
 Dead cards (exact merging).  After the first draw (or from the start without first-draw
 safety) a card is *dead* when drawing it busts now and in every later state of the turn: a card
