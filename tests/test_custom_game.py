@@ -173,17 +173,30 @@ def test_engine_agrees_with_the_model(rules: RuleSet) -> None:
     assert abs(sample - float(mean)) <= 4 * (float(var) / len(results)) ** 0.5
 
 
-def test_engine_turn_position_matches_the_engine() -> None:
+TINY = RuleSet(name="Tiny", decks=2, remove_suits=("s", "d", "c"),
+               remove_ranks=("4", "5", "6", "7", "8", "9", "T", "J", "Q"),
+               bust_counts=(CountRule(kind=CardSet(ranks=("K",)), n=2),),
+               allies=CardSet(ranks=("A",)), reshuffle_each_turn=False, bank_minimum=6)
+
+
+@pytest.mark.parametrize("name", [*BUILT_GAMES, "tiny"])
+def test_engine_turn_position_matches_the_engine(name: str) -> None:
     """At every decision of seeded games the model's legal actions are the engine's, and the
-    model's turn total is the engine's (built games of all four kinds)."""
-    for name, rules in BUILT_GAMES.items():
-        engine = CustomEngine(rules.replace(target=60), 2, random.Random(3))
-        rng = random.Random(5)
+    model's turn total is the engine's (built games of all four kinds, and a tiny deck whose
+    pile runs out in mid-turn, with allies and a bank minimum)."""
+    rules = TINY if name == "tiny" else BUILT_GAMES[name]
+    pile_outs = 0
+    for seed in range(4):
+        engine = CustomEngine(rules.replace(target=40), 2, random.Random(seed))
+        rng = random.Random(seed + 100)
         steps = 0
-        while not engine.is_over and steps < 400:
+        while not engine.is_over and steps < 300:
             model, state = engine.turn_position()
             assert model.actions(state) == engine.legal_actions(), name
             assert model.turn_total(state) == engine.total, name
             engine.act(rng.choice(engine.legal_actions()))
             steps += 1
-        assert engine.is_over or steps == 400
+        assert engine.is_over or steps == 300
+        pile_outs += sum("pile ran out" in line for line in engine.log)
+    if name == "tiny":
+        assert pile_outs > 0  # the case the test is for did happen

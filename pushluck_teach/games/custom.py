@@ -1098,15 +1098,16 @@ class CustomEngine(Engine):
             self.ally_drawn.append(item)
             self.started = True
             self._say(f"{me} {label}: an ally.", out)
-            return out
+            return self._pile_out(out)
         why = self._card_busts(rank, suit, value)
         if why:
             if self._allies[self._player]:
                 ally = self._allies[self._player].pop()
                 self.cancelled.append(item)
                 self.discard.extend([ally, item])
+                self.started = True
                 self._say(f"{me} {label}: {why}, but an ally cancels the bust.", out)
-                return out
+                return self._pile_out(out)
             self._say(f"{me} {label}: {why}, bust!", out)
             self.haul.append(item)
             self._scores[self._player] += rules.bust_score
@@ -1116,8 +1117,13 @@ class CustomEngine(Engine):
         self.total += value
         self.started = True
         self._say(f"{me} {label}: turn total {self.total}.", out)
-        if not rules.dice and not self.pile and not self.legal_actions():
-            self._say(f"{me}: the pile ran out, the turn ends with nothing.", out)
+        return self._pile_out(out)
+
+    def _pile_out(self, out: list[str]) -> list[str]:
+        """The pile ran out and the turn may not bank: it ends with nothing."""
+        if not self.rules.dice and not self.pile and not self.legal_actions():
+            self._say(f"Player {self._player + 1}: the pile ran out, the turn ends with "
+                      "nothing.", out)
             self._end_turn(0, False, out)
         return out
 
