@@ -157,3 +157,17 @@ def test_a_stop_rule_may_split_on_a_feature_the_model_offers() -> None:
     single = max(sum(p for t, a, p in choices if (t >= threshold) == (a == "stop"))
                  for threshold in range(0, 80)) / whole
     assert rule.agreement > single + 0.02
+
+
+def test_expected_turns_to_a_target_matches_the_pig_chain() -> None:
+    """The race alone in the built Pig equals the whole-game module's own exact Pig chain
+    (hold at min(20, what is missing)), as fractions."""
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.race import expected_turns_to_target
+    from pushluck_teach.solve.whole_game.pig import PigModel, exact_expected_turns
+
+    model, state = custom_position(PIG_RULES)
+    for target, hold in [(30, 20), (25, 12)]:
+        got = expected_turns_to_target(model, target, hold, start=state, exact=True)
+        assert got == exact_expected_turns(PigModel.from_variant(PigVariant(target=target)),
+                                           hold)
