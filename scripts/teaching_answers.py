@@ -62,6 +62,23 @@ def pig_turn(threshold: int | None) -> tuple[Fraction, Fraction]:
     return value(0)
 
 
+def pig_turn_distribution(threshold: int) -> dict[int, Fraction]:
+    """Exact distribution of the points banked by one Pig turn held at ``threshold``
+    (0 = the turn busted), by pushing probability forward through the turn totals."""
+    at = {0: Fraction(1)}
+    banked: dict[int, Fraction] = {}
+    for total in range(threshold):
+        p = at.pop(total, Fraction(0))
+        if not p:
+            continue
+        banked[0] = banked.get(0, Fraction(0)) + p / 6
+        for r in range(2, 7):
+            at[total + r] = at.get(total + r, Fraction(0)) + p / 6
+    for total, p in at.items():
+        banked[total] = banked.get(total, Fraction(0)) + p
+    return banked
+
+
 # ------------------------------------------------------------------ Lesson 5: Lands Uncharted
 
 
@@ -160,8 +177,19 @@ def main() -> None:
     rolls, points = pig_turn(20)
     print(f"Lesson 3  Pig hold at 20, expected rolls: {rolls} = {float(rolls):.4f}")
     print(f"          (expected points {points} = {float(points):.4f})")
+    turn = pig_turn_distribution(20)
+    print(f"          P(the turn busts) = {turn[0]} = {float(turn[0]):.4f}")
+    means = {t: sum(k * p for k, p in pig_turn_distribution(t).items()) for t in range(15, 31)}
+    print("          expected points by T: "
+          + ", ".join(f"{t}: {float(m):.4f}" for t, m in means.items()))
     rolls, points = pig_turn(None)
     print(f"Lesson 4  Pig turn-optimal points:        {points} = {float(points):.4f}")
+    variance = sum(k * k * p for k, p in turn.items()) - points**2
+    sd = float(variance) ** 0.5
+    print(f"          sd of one turn {sd:.4f}; turns for a 95% half-width of 0.005: "
+          f"{(2 * sd / 0.005) ** 2:,.0f}; of 0.05: {(2 * sd / 0.05) ** 2:,.0f}")
+    print(f"          Lands Uncharted 5h 9s, draw once then stop: {Fraction(776, 50)}"
+          " (by hand: (16*14 + 28*14 + 4*40)/50)")
     for haul, label in (([5, 9, 7], "5h 9s 7c"), ([5, 9], "5h 9s")):
         a = lands_uncharted_turn(haul, False)
         b = lands_uncharted_turn(haul, True)
