@@ -185,24 +185,31 @@ class WarmKernelPool(AsyncMappingKernelManager):
         """Warm kernels one at a time until the pool is full; wait for a hand-out; repeat."""
         failures = 0
         while not self._closing:
-            await self._drop_dead_pooled_kernels()
-            if len(self._ready) >= self.pool_size:
-                self._refill.clear()
-                try:  # wake on a hand-out, or every few seconds to check the pool's health
-                    await asyncio.wait_for(self._refill.wait(), timeout=HEALTH_CHECK_PERIOD)
-                except TimeoutError:
+            try:
+                await self._drop_dead_pooled_kernels()
+                if len(self._ready) >= self.pool_size:
+                    self._refill.clear()
+                    try:  # wake on a hand-out, or every few seconds to check the pool's health
+                        await asyncio.wait_for(self._refill.wait(), timeout=HEALTH_CHECK_PERIOD)
+                    except TimeoutError:
+                        continue
+                    await asyncio.sleep(self.fill_delay)  # the page's own cells run first
                     continue
-                await asyncio.sleep(self.fill_delay)  # the page's own cells run first
-                continue
-            if await self._warm_one():
-                failures = 0
-            else:
-                failures += 1
-                await asyncio.sleep(min(60.0, 2.0**failures))
+                if await self._warm_one():
+                    failures = 0
+                    continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the pool must outlive any one failure
+                self.log.exception("Warm pool: unexpected error; carrying on")
+            failures += 1
+            await asyncio.sleep(min(60.0, 2.0**failures))
 
     async def _drop_dead_pooled_kernels(self) -> None:
         for kernel_id in list(self._ready):
             if kernel_id not in self or not await self._is_alive(kernel_id):
+                if kernel_id not in self._ready:  # a page took it meanwhile (and checked it)
+                    continue
                 self._ready.remove(kernel_id)
                 self._replaced += 1
                 self.log.warning("Pool kernel %s died while waiting; replacing it", kernel_id)

@@ -7,6 +7,7 @@ private loopback port and reads Voilà's log.  Reproduced here:
   next page, which renders and stays alive after another timeout has passed;
 * a served kernel's idle time counts from the hand-out: a page fetched without a browser keeps
   its kernel for the timeout, then the culler frees it;
+* a pool kernel killed while it waits is never handed to a page: the page gets a live kernel;
 * the app's full pool starts 20 times over (two servers at once each time, so kernels of two
   processes start together) with no kernel dying and every kernel on IPC sockets;
 * a page whose kernel dies (killed from outside, or dying while the page is rendered) shows the
@@ -79,8 +80,9 @@ class App:
             time.sleep(0.25)
         raise AssertionError(f"{pattern!r} not seen {count}x within {timeout} s:\n{self.log}")
 
-    def wait_for_pool(self, size: int, timeout: float = 180) -> None:
-        self.wait_for_log(rf"Warm pool: {size} of {size} kernels ready", timeout)
+    def wait_for_pool(self, size: int, timeout: float = 180, times: int = 1) -> None:
+        """Wait until the pool has been full ``times`` times (the log says so)."""
+        self.wait_for_log(rf"Warm pool: {size} of {size} kernels ready", timeout, times)
 
     def kernel_model(self, kernel_id: str) -> dict | None:
         """The server's record of a kernel, or None when it no longer exists."""
@@ -211,6 +213,24 @@ def test_served_kernel_idle_time_counts_from_the_hand_out():
             time.sleep(0.5)  # the shutdown follows the log line
         assert app.kernel_model(pooled) is None
         assert not kernel_pids(pooled)
+
+
+@pytest.mark.slow
+def test_pool_kernel_that_died_is_never_served():
+    with App(PORTS[0], "--pool", "1") as app:
+        app.wait_for_pool(1)
+        dead = started_kernels(app.log)[0]
+        for pid in kernel_pids(dead):
+            os.kill(pid, signal.SIGKILL)
+        with urllib.request.urlopen(app.url("Play_Pig.ipynb"), timeout=180) as response:
+            html = response.read().decode()
+        assert "application/vnd.jupyter.widget-view+json" in html
+        served = re.search(r'window.pushluckKernelId = "([^"]+)"', html).group(1)
+        assert served != dead
+        assert app.kernel_model(served)["execution_state"] in {"idle", "busy"}
+        assert app.kernel_model(dead) is None
+        app.wait_for_pool(1, times=2)  # the pool was refilled with a live kernel
+        assert not kernel_pids(dead)
 
 
 @pytest.mark.slow
