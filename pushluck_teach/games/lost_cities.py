@@ -60,11 +60,10 @@ opponent holds is simply not yours.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -728,7 +727,7 @@ def turns_left(deck_left: int, phase: str = PLAY) -> tuple[int, int, int]:
 
 
 def _schedule(deck_left: int, phase: str) -> str:
-    """The steps left to you: ``P`` a play, ``D`` a draw in time (the useless last draw left out)."""
+    """Your steps left: ``P`` a play, ``D`` a draw in time (the useless last draw left out)."""
     mine, _, _ = turns_left(deck_left, phase)
     return "PD" * (mine - 1) + "P" if phase == PLAY else "DP" * mine
 
