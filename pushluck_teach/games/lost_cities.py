@@ -60,6 +60,7 @@ opponent holds is simply not yours.
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -426,6 +427,7 @@ class LostCitiesEngine(Engine):
                                            for _ in range(2)]
         self._expeditions: list[list[list[LCCard]]] = [[[] for _ in COLOURS] for _ in range(2)]
         self._discards: list[list[LCCard]] = [[] for _ in COLOURS]
+        self._known: list[list[LCCard]] = [[], []]   # taken from a discard pile, still held
         self._player = starter
         self._phase = PLAY
         self._just_discarded: int | None = None
@@ -458,6 +460,10 @@ class LostCitiesEngine(Engine):
     def discard_pile(self, colour: str) -> tuple[LCCard, ...]:
         """A colour's discard pile, bottom first (the top is last)."""
         return tuple(self._discards[COLOURS.index(colour)])
+
+    def known_in_hand(self, player: int) -> tuple[LCCard, ...]:
+        """Cards everyone saw the player take from a discard pile and not yet play: public."""
+        return tuple(self._known[player])
 
     @property
     def just_discarded(self) -> str | None:
@@ -550,18 +556,26 @@ class LostCitiesEngine(Engine):
             problem = self.can_play(self._player, card)
             if problem:
                 raise IllegalActionError(problem)
+            self._forget(card)
             hand.remove(card)
             self._expeditions[self._player][card.colour_index].append(card)
             self._just_discarded = None
             self._say(f"{who} plays {card.code} to the {COLOUR_NAMES[card.colour]} expedition.",
                       out)
         else:
+            self._forget(card)
             hand.remove(card)
             self._discards[card.colour_index].append(card)
             self._just_discarded = card.colour_index
             self._say(f"{who} discards {card.code}.", out)
         self._phase = DRAW_FROM
         return out
+
+    def _forget(self, card: LCCard) -> None:
+        known = self._known[self._player]
+        if card in known and (not card.is_handshake
+                              or self._hands[self._player].count(card) <= known.count(card)):
+            known.remove(card)
 
     def _draw(self, source: str, who: str, out: list[str]) -> None:
         hand = self._hands[self._player]
@@ -581,6 +595,7 @@ class LostCitiesEngine(Engine):
             if not self._discards[index]:
                 raise IllegalActionError(f"the {COLOUR_NAMES[colour]} discard pile is empty")
             card = self._discards[index].pop()
+            self._known[self._player].append(card)
             self._say(f"{who} takes {card.code} from the {COLOUR_NAMES[colour]} discard pile.",
                       out)
         hand.append(card)
@@ -795,6 +810,95 @@ def plan_distribution(*, top: int, handshakes: int, numbers_sum: int, count: int
         score = score_from_counts(hs, total, n)
         scores[score] = scores.get(score, 0) + mass
     return dict(sorted(scores.items())), played
+
+
+Moments = tuple[float, float, float, float, float]
+
+
+class PlanMeans:
+    """The plan's *expected* final score, fast, for the bots (floating point).
+
+    The plan's moves depend only on ``(steps left, unseen cards left, top, pending,
+    available)``, not on the points already scored, so a backward recursion over those states
+    gives the future's added sum ``s``, added handshakes ``h`` and added cards ``c`` through
+    ``E[s]``, ``E[h]``, ``E[s h]``, ``P(c = 0)`` and ``P(c >= k)``; the mean score of an
+    expedition with ``S, H, C`` already on it is then
+    ``E[(S + s - 20)(1 + H + h); C + c > 0] + 20 P(C + c >= 8)`` with ``k = 8 - C``.  Schedules
+    alternate and end with a play, so the steps left fix the rest of the schedule: one instance
+    remembers its states across positions.
+    """
+
+    def __init__(self, max_states: int = 400_000) -> None:
+        self.max_states = max_states
+        self._memo: dict[tuple[Any, ...], Moments] = {}
+
+    def mean(self, *, top: int, handshakes: int, numbers_sum: int, count: int,
+             pending: Sequence[int], available: Sequence[int], pool: int,
+             schedule: str) -> float:
+        if schedule and (schedule[-1] != "P" or "PP" in schedule or "DD" in schedule):
+            raise PositionError(f"a schedule alternates plays and draws and ends with a play: "
+                                f"{schedule!r}")
+        if len(self._memo) > self.max_states:
+            self._memo.clear()
+        avail = tuple(sorted(r for r in available if _playable(r, top)))
+        es, eh, esh, p_none, p_bonus = self._future(
+            max(0, BONUS_CARDS - count), len(schedule), pool, top, tuple(sorted(pending)), avail)
+        base = numbers_sum - EXPEDITION_COST
+        product = base * (1 + handshakes) + base * eh + (1 + handshakes) * es + esh
+        if count == 0:
+            product -= p_none * base * (1 + handshakes)
+        return product + BONUS * p_bonus
+
+    def _future(self, need: int, steps: int, pool: int, top: int, pend: tuple[int, ...],
+                avail: tuple[int, ...]) -> Moments:
+        key = (need, steps, pool, top, pend, avail)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        result: Moments
+        if steps == 0:
+            result = (0.0, 0.0, 0.0, 1.0, 1.0 if need <= 0 else 0.0)
+        elif steps % 2:                      # a play (odd steps left: P, then D P D ... P)
+            if not pend:
+                result = self._future(need, steps - 1, pool, top, pend, avail)
+            else:
+                rank = pend[0]
+                if rank == HANDSHAKE:
+                    es, eh, esh, _, pb = self._future(max(need - 1, 0), steps - 1, pool,
+                                                      HANDSHAKE, pend[1:], avail)
+                    result = (es, eh + 1, esh + es, 0.0, pb)
+                else:
+                    es, eh, esh, _, pb = self._future(
+                        max(need - 1, 0), steps - 1, pool, rank, pend[1:],
+                        avail[bisect.bisect_right(avail, rank):])
+                    result = (es + rank, eh, esh + rank * eh, 0.0, pb)
+        else:                                # a draw
+            if pool <= 0:
+                raise PositionError("more draws than unseen cards: check the deck count")
+            es = eh = esh = p_none = p_bonus = 0.0
+            other = pool - len(avail)
+            if other:
+                ps, ph, psh, pn, pb = self._future(need, steps - 1, pool - 1, top, pend, avail)
+                w = other / pool
+                es, eh, esh, p_none, p_bonus = w * ps, w * ph, w * psh, w * pn, w * pb
+            previous = None
+            for j, rank in enumerate(avail):
+                if rank == previous:
+                    continue
+                previous = rank
+                w = avail.count(rank) / pool
+                i = bisect.bisect_right(pend, rank)
+                ps, ph, psh, pn, pb = self._future(
+                    need, steps - 1, pool - 1, top, pend[:i] + (rank,) + pend[i:],
+                    avail[:j] + avail[j + 1:])
+                es += w * ps
+                eh += w * ph
+                esh += w * psh
+                p_none += w * pn
+                p_bonus += w * pb
+            result = (es, eh, esh, p_none, p_bonus)
+        self._memo[key] = result
+        return result
 
 
 @dataclass(frozen=True)
