@@ -394,3 +394,14 @@ def test_exact_odds_agree_with_simulated_deals(colour: str, hand: str, expeditio
         assert _within_4_se(sim[f"drawn:{code}"], m.p_drawn_in_time), code
         assert _within_4_se(sim[f"opponent:{code}"], m.p_opponent_holds), code
     assert sum(p for _, p in odds.plan.probabilities) == 1
+
+
+def test_one_more_handshake_is_holding_an_unseen_one() -> None:
+    """"With one more handshake" = the plan when an unseen handshake is in your hand (whose
+    plan the simulation above checks)."""
+    odds = lc.expedition_odds("Y", hand="Y4 Y6 Y9 B2 B3 G7 G8 W10", deck_left=20)
+    holding = lc.expedition_odds("Y", hand="YH Y4 Y6 Y9 B2 B3 G7 G8", deck_left=20)
+    assert odds.extra_handshake is not None
+    assert odds.extra_handshake.probabilities == holding.plan.probabilities
+    none_left = lc.expedition_odds("Y", hand="YH Y4", seen="YH YH", deck_left=20)
+    assert none_left.extra_handshake is None and "accounted" in none_left.extra_handshake_note

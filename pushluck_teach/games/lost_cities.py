@@ -48,8 +48,9 @@ top.  A play moves the lowest pending card to the expedition; a draw takes each 
 card with the rest.  Forward propagation of these exact probabilities over the ``2T - 1`` steps
 gives the distribution of the final ``(handshakes, sum, count)``, hence of the score, and the
 chance that each card ends up on the expedition.  "With one more handshake" is the same plan
-when you hold one more handshake of ``c`` (an unseen one becomes yours and is played first); it
-needs the expedition to have no number yet and a handshake of ``c`` still unseen.
+when an unseen handshake of ``c`` is in your hand in place of a card of another colour (so the
+unseen count stays ``u``); it is played first, costs a turn, and needs the expedition to have no
+number yet and a handshake of ``c`` still unseen.
 
 The break-even: an expedition pays off once its numbers exceed 20; the report gives the points
 already on the expedition, the playable points in your hand and the points still needed to reach
@@ -1087,12 +1088,12 @@ def expedition_odds(colour: str, *, hand: str | Iterable[str | LCCard] = (),
     elif not unseen_handshakes:
         note = "not possible: all three handshakes of this colour are accounted for"
     else:
-        note = "as if you held one more handshake (an unseen one becomes yours)"
+        note = "as if an unseen handshake were in your hand instead of another colour's card"
         others = [c.rank for c in unseen]
         others.remove(HANDSHAKE)
         extra_scores, _ = plan_distribution(
             pending=[HANDSHAKE] + [c.rank for c in playable], available=others,
-            **{**base, "pool": pool - 1})
+            **base)
         extra = ScoreDistribution(tuple(extra_scores.items()))
     return ExpeditionOdds(
         colour=colour, deck_left=deck_left, phase=phase, my_turns=mine, draws_in_time=in_time,
