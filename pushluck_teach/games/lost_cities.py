@@ -814,6 +814,7 @@ def plan_distribution(*, top: int, handshakes: int, numbers_sum: int, count: int
 
 
 Moments = tuple[float, float, float, float, float]
+_OUT_OF_REACH = 99
 
 
 class PlanMeans:
@@ -852,6 +853,8 @@ class PlanMeans:
 
     def _future(self, need: int, steps: int, pool: int, top: int, pend: tuple[int, ...],
                 avail: tuple[int, ...]) -> Moments:
+        if need > min(len(pend) + len(avail), (steps + 1) // 2):
+            need = _OUT_OF_REACH     # the bonus can no longer be reached: merge these states
         key = (need, steps, pool, top, pend, avail)
         hit = self._memo.get(key)
         if hit is not None:

@@ -240,16 +240,24 @@ class OddsBot:
         after = _schedule(seat.deck_left, DRAW_FROM)
         base = self._values(seat, seat.hand, seat.mine, unseen, pool, after)
         best: tuple[float, str] | None = None
+        lowest = {c: min(x for x in seat.hand if x.colour_index == c and
+                         _playable(x.rank, seat.top(c)))
+                  for c in {x.colour_index for x in seat.hand
+                            if _playable(x.rank, seat.top(x.colour_index))}}
         for action in legal:
             verb, what = _parse(action)
             card = parse_card(what)
             c = card.colour_index
+            if verb == PLAY and card != lowest.get(c):
+                continue          # skipping cards you hold kills them: only the lowest
             hand = list(seat.hand)
             hand.remove(card)
             held = [x for x in hand if x.colour_index == c]
             if verb == PLAY:
                 value = self.colour_value(c, seat.mine[c] + (card,), held, unseen[c], pool,
                                           after, True)
+            elif not seat.mine[c] and base[c] == 0 and not card.is_handshake:
+                value = -_opponent_gain(seat, card)   # a colour not worth opening stays shut
             else:
                 value = self.colour_value(c, seat.mine[c], held, unseen[c], pool, after,
                                           False) - _opponent_gain(seat, card)
