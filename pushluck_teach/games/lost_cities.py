@@ -54,9 +54,11 @@ number yet and a handshake of ``c`` still unseen.
 
 The break-even: an expedition pays off once its numbers exceed 20; the report gives the points
 already on the expedition, the playable points in your hand and the points still needed to reach
-20.  All figures are exact :class:`~fractions.Fraction`\ s (the bots use the same recursion in
-floating point).  The opponent's later plays and discards of ``c`` are not modelled: a card the
-opponent holds is simply not yours.
+20.  All figures are exact :class:`~fractions.Fraction`\ s (integer masses over a common
+denominator while propagating).  The bots use the plan's mean through :class:`PlanMeans`, a
+backward recursion in floating point checked against the exact distribution.  The opponent's
+later plays and discards of ``c`` are not modelled: a card the opponent holds is simply not
+yours.
 """
 
 from __future__ import annotations
@@ -757,39 +759,43 @@ def _playable(rank: int, top: int) -> bool:
 
 def plan_distribution(*, top: int, handshakes: int, numbers_sum: int, count: int,
                       pending: Sequence[int], available: Sequence[int], pool: int,
-                      schedule: str, one: Any = Fraction(1)
-                      ) -> tuple[dict[int, Any], dict[tuple[int, bool], Any]]:
+                      schedule: str
+                      ) -> tuple[dict[int, Fraction], dict[tuple[int, bool], Fraction]]:
     """Run the plan of the module docstring exactly.
 
     ``top`` is the expedition's top rank (-1 empty, 0 handshakes only); ``pending`` the
     playable ranks you hold; ``available`` the unseen ranks of the colour (handshake 0 repeated);
     ``pool`` the number of unseen cards; ``schedule`` a string of ``P`` (play) and ``D`` (draw).
-    Returns the score distribution and the probability mass of playing each ``(rank, drawn)``
-    (``drawn``: the card came from the unseen ones, not from your hand).  ``one`` fixes the
-    number type (``Fraction(1)`` exact, ``1.0`` for the bots).
+    Returns the exact score distribution and the probability of playing each ``(rank, drawn)``
+    (``drawn``: the card came from the unseen ones, not from your hand).  The masses are kept
+    as integers over a common denominator (the product of the pools drawn from so far).
     """
     # A pending card is coded 2 * rank + drawn, so sorting keeps the rank order.
     start: PlanState = (top, handshakes, numbers_sum, count,
                         tuple(sorted(2 * r for r in pending)),
                         tuple(sorted(r for r in available if _playable(r, top))))
-    states: dict[PlanState, Any] = {start: one}
-    played: dict[tuple[int, bool], Any] = {}
+    states: dict[PlanState, int] = {start: 1}
+    denominator = 1
+    played: dict[tuple[int, bool], Fraction] = {}
     draws = 0
     for step in schedule:
-        nxt: dict[PlanState, Any] = {}
+        nxt: dict[PlanState, int] = {}
         if step == "P":
+            this_step: dict[tuple[int, bool], int] = {}
             for state, mass in states.items():
                 _, hs, total, n, pend, avail = state
                 if pend:
                     rank, drawn = divmod(pend[0], 2)
                     key = (rank, bool(drawn))
-                    played[key] = played.get(key, 0) + mass
+                    this_step[key] = this_step.get(key, 0) + mass
                     if rank == HANDSHAKE:
                         state = (HANDSHAKE, hs + 1, total, n + 1, pend[1:], avail)
                     else:
                         state = (rank, hs, total + rank, n + 1, pend[1:],
-                                 tuple(r for r in avail if r > rank))
+                                 avail[bisect.bisect_right(avail, rank):])
                 nxt[state] = nxt.get(state, 0) + mass
+            for key, mass in this_step.items():
+                played[key] = played.get(key, Fraction(0)) + Fraction(mass, denominator)
         else:
             remaining = pool - draws
             if remaining <= 0:
@@ -798,19 +804,20 @@ def plan_distribution(*, top: int, handshakes: int, numbers_sum: int, count: int
                 top_, hs, total, n, pend, avail = state
                 other = remaining - len(avail)
                 if other:
-                    nxt[state] = nxt.get(state, 0) + mass * other / remaining
+                    nxt[state] = nxt.get(state, 0) + mass * other
                 for rank, k in Counter(avail).items():
                     i = avail.index(rank)
                     new = (top_, hs, total, n, tuple(sorted(pend + (2 * rank + 1,))),
                            avail[:i] + avail[i + 1:])
-                    nxt[new] = nxt.get(new, 0) + mass * k / remaining
+                    nxt[new] = nxt.get(new, 0) + mass * k
+            denominator *= remaining
             draws += 1
         states = nxt
-    scores: dict[int, Any] = {}
+    scores: dict[int, int] = {}
     for (_, hs, total, n, _, _), mass in states.items():
         score = score_from_counts(hs, total, n)
         scores[score] = scores.get(score, 0) + mass
-    return dict(sorted(scores.items())), played
+    return {score: Fraction(mass, denominator) for score, mass in sorted(scores.items())}, played
 
 
 Moments = tuple[float, float, float, float, float]
