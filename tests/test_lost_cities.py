@@ -405,3 +405,17 @@ def test_one_more_handshake_is_holding_an_unseen_one() -> None:
     assert odds.extra_handshake.probabilities == holding.plan.probabilities
     none_left = lc.expedition_odds("Y", hand="YH Y4", seen="YH YH", deck_left=20)
     assert none_left.extra_handshake is None and "accounted" in none_left.extra_handshake_note
+
+
+def test_command_line_answers() -> None:
+    variant = lc.LostCitiesVariant()
+    score = lc.score_from_flags(variant, {"expedition": "H H 4 5 6 7 8 10"})
+    assert score.text_lines()[0] == "80" and score.as_json()["bonus"] == 20
+    odds = lc.odds_from_flags(variant, {"colour": "r", "hand": "R6", "expedition": "2 3 4 5",
+                                        "deck_left": "3"})
+    assert odds.as_json(exact=True)["plan"]["mean"] == "34/11"
+    assert odds.as_json()["turns"] == {"yours": 2, "your_draws_in_time": 1, "opponent": 1}
+    with pytest.raises(PositionError, match="--colour"):
+        lc.odds_from_flags(variant, {"deck_left": 3})
+    with pytest.raises(PositionError, match="--deck-left"):
+        lc.odds_from_flags(variant, {"colour": "R"})

@@ -1113,3 +1113,29 @@ def expedition_odds(colour: str, *, hand: str | Iterable[str | LCCard] = (),
         points_so_far=sum(c.rank for c in exp_cards),
         points_in_hand=sum(c.rank for c in playable))
 
+
+
+# --------------------------------------------------------------------------------------------
+# Command-line answers (``pushluck odds lost-cities ...``, ``pushluck score lost-cities ...``)
+
+
+def odds_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionOdds:
+    """The odds report from command-line flags: ``colour``, ``hand``, ``expedition``, ``seen``,
+    ``deck_left`` (and ``phase``); a missing or bad flag is a one-line :class:`PositionError`."""
+    for needed, flag in (("colour", "--colour"), ("deck_left", "--deck-left")):
+        if flags.get(needed) in (None, ""):
+            raise PositionError(f"lost-cities odds needs {flag}")
+    deck_left = flags["deck_left"]
+    if isinstance(deck_left, str):
+        if not deck_left.strip().isdigit():
+            raise PositionError(f"bad deck count {deck_left!r}: a whole number")
+        deck_left = int(deck_left)
+    return expedition_odds(flags["colour"], hand=flags.get("hand") or "",
+                           expedition=flags.get("expedition") or "",
+                           seen=flags.get("seen") or "", deck_left=deck_left,
+                           phase=flags.get("phase") or PLAY)
+
+
+def score_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionScore:
+    """``pushluck score lost-cities "H H 4 5 6 7 8 10"``: the expedition's score."""
+    return score_expedition(flags.get("expedition") or "")
