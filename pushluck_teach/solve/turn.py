@@ -15,6 +15,14 @@ Because every turn draws from a finite deck (or, for Pig, stops at a proved thre
 recursion reaches terminal states, and memoising ``V`` makes each state cost one evaluation.
 The solver prefers ``stop`` on a tie, then the model's action order.
 
+No Python recursion limit (issue 9): the recursion nests at most ``_MAX_DEPTH`` states, and a
+deeper turn (Pig with 200 die sides) continues on an explicit stack, in the same arithmetic
+order, so the numbers are those of the plain recursion.  A solver works within a state budget
+(``max_states``, default :data:`DEFAULT_MAX_STATES`): a position whose model estimates more
+states (:meth:`~pushluck_teach.games.base.TurnModel.estimated_states`) is refused up front with
+:class:`TooManyStates`, naming the estimate and a way to proceed; a solve that outgrows the
+budget anyway stops there.  :func:`cached_solver` shares solvers within the same budget.
+
 Derived quantities at a decision state ``s``:
 
 * ``ev_stop`` = ``Q(s, stop)``; ``None`` where stopping is not legal;
@@ -71,7 +79,7 @@ def estimate_seconds(states: int, exact: bool) -> float:
 
 # The recursive fast path nests at most this many states, then continues with an explicit
 # stack: far below Python's default recursion limit (1000) whatever the caller's depth.
-_MAX_DEPTH = 200
+_MAX_DEPTH = 400
 
 
 def _to_fraction(value: Any) -> Fraction:
@@ -186,8 +194,8 @@ class TurnSolver(Generic[S]):
             seconds = f"about {estimate_seconds(estimate, self.exact):.0f} s"
         return TooManyStates(
             f"this position needs {size}: {seconds} in {mode} mode and too much memory; "
-            "ask about a position later in the turn (more cards drawn), or solve without the "
-            "budget (TurnSolver(model, max_states=None))"
+            "ask about a position later in the turn (more drawn), or solve without the budget "
+            "(TurnSolver(model, max_states=None))"
         )
 
     def _check_budget(self, state: S) -> None:
@@ -218,13 +226,36 @@ class TurnSolver(Generic[S]):
             values[state] = value
             return value
         ordered = self._ordered(actions)
-        best_action, value = ordered[0], self._q(state, ordered[0], depth)
-        if len(ordered) > 1 and not (best_action == STOP and model.stop_is_optimal(state)):
-            greater = self._greater
-            for action in ordered[1:]:
-                q = self._q(state, action, depth)
-                if greater(q, value):
-                    best_action, value = action, q
+        if len(ordered) > 1 and not (ordered[0] == STOP and model.stop_is_optimal(state)):
+            todo = ordered
+        else:
+            todo = ordered[:1]
+        # The hot loop of every solve: Q(state, action) inlined, memo looked up before recursing.
+        exact = self.exact
+        value_of = self._value
+        deeper = depth + 1
+        best_action = None
+        value = zero = self._zero
+        for action in todo:
+            banked = model.stop_payoff(state) if action == STOP else None
+            if banked is not None:
+                q = self._num(banked)
+            else:
+                total_weight = 0
+                acc = zero
+                for weight, nxt in model.transitions(state, action):
+                    v = values.get(nxt)
+                    if v is None:
+                        v = value_of(nxt, deeper)
+                    acc += weight * v
+                    total_weight += weight
+                if total_weight <= 0:
+                    raise PositionError("a chance node with no outcomes")
+                q = acc / total_weight
+            if best_action is None or (
+                q > value if exact else q > value + _FLOAT_TIE * max(1.0, abs(q), abs(value))
+            ):
+                best_action, value = action, q
         values[state] = value
         self._best[state] = best_action
         limit = self.max_states
