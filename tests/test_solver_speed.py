@@ -38,7 +38,7 @@ STARTS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd Qs 9h"}),
     ("incan-gold", {}, {"drawn": "5h Ks"}),
     ("incan-gold", {}, {"drawn": "Ah 3s Kh 9d", "round": 3}),
-    ("incan-gold", {}, {"drawn": "9d", "others": "5,10"}),
+    ("incan-gold", {}, {"drawn": "9d 5h Ks 3h", "others": "5,10"}),
     ("hit-list", {}, {}),
     ("hit-list", {"soft_aces": True, "ghost": True}, {"drawn": "Ah"}),
     ("hit-list", {"long_haul": True, "one_last_job": True, "bad_life": True}, {"drawn": "9c"}),
