@@ -45,6 +45,7 @@ them.  That is the only pruning, and each model proves its rule in its docstring
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -690,19 +691,21 @@ class SolverCache:
         self.max_states = max_states
         self.max_solvers = max_solvers
         self._solvers: OrderedDict[tuple[TurnModel[Any], bool], TurnSolver[Any]] = OrderedDict()
+        self._lock = threading.Lock()  # the UI asks from its kernel thread and a worker
 
     def get(self, model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
         key = (model, exact)
-        solver = self._solvers.pop(key, None)
-        if solver is None:
-            solver = TurnSolver(model, exact=exact)
-        self._solvers[key] = solver  # most recently used last
-        self._trim(keep=key)
+        with self._lock:
+            solver = self._solvers.pop(key, None)
+            if solver is None:
+                solver = TurnSolver(model, exact=exact)
+            self._solvers[key] = solver  # most recently used last
+            self._trim(keep=key)
         return solver
 
     def states(self) -> int:
         """States held by every cached solver's memos."""
-        return sum(s.states_solved() for s in self._solvers.values())
+        return sum(s.states_solved() for s in list(self._solvers.values()))
 
     def _trim(self, keep: tuple[TurnModel[Any], bool]) -> None:
         while len(self._solvers) > 1 and (
@@ -714,7 +717,8 @@ class SolverCache:
             del self._solvers[oldest]
 
     def clear(self) -> None:
-        self._solvers.clear()
+        with self._lock:
+            self._solvers.clear()
 
 
 _SHARED = SolverCache()
