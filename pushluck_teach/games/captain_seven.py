@@ -387,6 +387,8 @@ class CaptainSevenTurnModel(TurnModel[int]):
                 if left:
                     out.append((left, state + step))
             return out
+        if state & STARTED and relic == RELIC_ACE:
+            return self._draw_with_ace(state, total)
         jack = relic == RELIC_JACK
         queen = relic == RELIC_QUEEN
         base = state & ~_LAST_BITS
@@ -413,6 +415,34 @@ class CaptainSevenTurnModel(TurnModel[int]):
                 if jack or (queen and value):
                     nxt |= HAS_LAST | (value << _LAST_SHIFT)
                 out.append((left, nxt))
+        out.extend((w, terminal) for terminal, w in lost.items())
+        return out
+
+    def _draw_with_ace(self, state: int, total: int) -> list[tuple[int, int]]:
+        """The general draw below, specialised to an unspent ace after the first card (its
+        hot path: about a million states from the turn start).  Same outcomes in the same
+        order: the safe classes in class order, then the caught terminals in the order the
+        general loop meets them (the class ending the total in 7, the 7s, the jokers), each
+        saving a third of the lost total."""
+        steps, bad = _SAFE_STEPS[total % 10]
+        out: list[tuple[int, int]] = []
+        for shift, mask, cap, step in steps:
+            left = cap - ((state >> shift) & mask)
+            if left:
+                out.append((left, state + step))
+        lost: dict[int, int] = {}
+        if bad is not None:
+            left = CLASS_CAPS[bad] - ((state >> _SHIFTS[bad]) & _MASKS[bad])
+            if left:
+                lost[caught((total + CLASS_VALUES[bad]) // 3)] = left
+        sevens = 4 - ((state >> _SHIFTS[SEVEN]) & 7)
+        if sevens:
+            terminal = caught((total + 7) // 3)
+            lost[terminal] = lost.get(terminal, 0) + sevens
+        jokers = 2 - ((state >> _SHIFTS[JOKER_CLASS]) & 3)
+        if jokers:
+            terminal = caught(total // 3)
+            lost[terminal] = lost.get(terminal, 0) + jokers
         out.extend((w, terminal) for terminal, w in lost.items())
         return out
 
