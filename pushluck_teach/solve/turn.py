@@ -64,13 +64,13 @@ Number = float | Fraction
 Policy = Callable[[Any], str]
 
 _FLOAT_TIE = 1e-12
-# About what one solved state costs on the 2-core development machine (issue 9: 3-11 µs in
-# float mode depending on the model, 1.5-2x that exact); only used to word estimates.
-SECONDS_PER_STATE = {False: 8e-6, True: 15e-6}
-# The default state budget of a solver: about 300 MB of memo at most (float mode).  Every
+# About what one solved state costs on the 2-core development machine (issue 9, CPU time:
+# 3-9 µs in float mode depending on the model, 1.3-1.5x that exact); only words estimates.
+SECONDS_PER_STATE = {False: 5e-6, True: 7e-6}
+# The default state budget of a solver: 170-400 MB of memo (float to exact, by model).  Every
 # position of the app's default rules fits; a position whose model estimates more is refused
 # up front (:class:`TooManyStates`), one that turns out larger is stopped at the budget.
-DEFAULT_MAX_STATES = 1_500_000
+DEFAULT_MAX_STATES = 1_200_000
 
 
 def estimate_seconds(states: int, exact: bool) -> float:
