@@ -117,6 +117,7 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    option,
     register,
 )
 
@@ -127,6 +128,8 @@ except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
 
 GAME = "captain-seven"
 SHEET_TARGETS = (75, 100, 150, 200, 1000)
+#: Largest target a game may be played to (the longest sheet length).
+MAX_TARGET = 1000
 
 JACK = "relic:jack"
 QUEEN = "relic:queen"
@@ -260,20 +263,12 @@ class CaptainSevenVariant(Variant):
     """Captain Seven's options: the stash that ends the game, secret stashes, relics."""
 
     game = GAME
-    target: int = 100
-    secret_stash: bool = False
-    relics: bool = False
-
-    def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise OptionError(
-                f"option 'target' must be a positive whole number, not {self.target!r}"
-            )
-        for name in ("secret_stash", "relics"):
-            if not isinstance(getattr(self, name), bool):
-                raise OptionError(
-                    f"option {name!r} must be true or false, not {getattr(self, name)!r}"
-                )
+    target: int = option(100, "Target stash", "a stash this large triggers the final round "
+                         "(the sheet's lengths: 75, 100, 150, 200, 1000)", low=1, high=MAX_TARGET)
+    secret_stash: bool = option(False, "Secret stashes", "the other players' stashes stay hidden "
+                                "until someone reaches the target")
+    relics: bool = option(False, "Relics", "when you stash you may keep one of the turn's A, J, Q "
+                          "or K as a relic with a special power")
 
 
 # ---- turn model ------------------------------------------------------------------------------
@@ -490,6 +485,40 @@ class CaptainSevenTurnModel(TurnModel[int]):
 
 # ---- positions -------------------------------------------------------------------------------
 
+#: Relics the other players can hold at once (4 players, one relic each).
+OTHER_RELICS_MAX = 3
+
+
+def _check_removed(gone: Sequence[Card], relic_rank: str | None) -> None:
+    """Refuse a ``removed`` list no game can produce (:class:`PositionError`, with the reason).
+
+    With relics, a card is out of the deck during a turn only as a relic held by another player
+    (at most :data:`OTHER_RELICS_MAX`, each an A, J, Q or K), as your own relic spent this turn
+    (then you hold none, so no ``relic``), or as the one card a spent jack discarded this turn.
+    """
+    if not gone:
+        return
+    others = [c for c in gone if c.rank not in RELIC_RANKS]
+    jack_spent = relic_rank is None and any(c.rank == "J" for c in gone)
+    limit = OTHER_RELICS_MAX + (0 if relic_rank is not None else 1 + int(jack_spent))
+    if len(gone) > limit:
+        why = ("the other players' relics (3 at most)" if relic_rank is not None else
+               "the other players' relics (3 at most), your spent relic and one card a jack "
+               "discarded")
+        raise PositionError(f"{len(gone)} cards removed, but only {why} can be out of the deck "
+                            f"(at most {limit} here)")
+    if not others:
+        return
+    listed = " ".join(c.code for c in others)
+    if len(others) > 1:
+        raise PositionError(f"cards {listed} cannot all be out of the deck: besides relics "
+                            "(A, J, Q, K) only the one card a jack discarded is")
+    if not jack_spent:
+        raise PositionError(f"card {listed} cannot be out of the deck: it is not a relic (A, J, "
+                            "Q, K), and only a spent jack relic (listed in --removed, with no "
+                            "--relic) discards a card")
+
+
 
 def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
                            relic: str | None = None, removed: Any = None
@@ -511,6 +540,7 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
             "--removed and --relic apply to captain-seven only with the relics option "
             "(each turn starts from the full deck)"
         )
+    _check_removed(gone, relic_rank)
     deck = full_deck()
     deck = deck.remove(gone, what="deck (54 cards with 2 jokers)")
     deck = deck.remove(cards, what="deck (54 cards with 2 jokers)")
