@@ -242,10 +242,12 @@ def parse_whole_number(text: str, what: str, error: type[RulesError] = RulesErro
     raw = text
     text = text.strip()
     body = text[1:] if text[:1] in "+-" else text
+    if len(raw) > 40:
+        raw = raw[:20] + "…"
     if not body or not body.isascii() or not body.isdigit():
         raise error(f"bad {what}: {raw!r} is not a whole number (write it with the digits 0-9)")
     if len(body) > MAX_DIGITS:
-        raise error(f"bad {what}: {raw!r} is far too large")
+        raise error(f"bad {what}: a number of {len(body)} digits is far too large")
     return int(text)
 
 
