@@ -485,6 +485,22 @@ class CaptainSevenTurnModel(TurnModel[int]):
 
 # ---- positions -------------------------------------------------------------------------------
 
+def _doubled_index(doubled: str | None, cards: Sequence[Card], gone: Sequence[Card],
+                   relic_rank: str | None) -> int | None:
+    """The index in ``cards`` of the card a spent queen relic doubled (``None``: none)."""
+    if doubled is None or not str(doubled).strip():
+        return None
+    card = parse_card(str(doubled))
+    if card not in cards:
+        raise PositionError(f"doubled card {card.code} is not among the drawn cards")
+    if relic_rank is not None or not any(c.rank == "Q" for c in gone):
+        raise PositionError("a doubled card needs your spent queen relic in --removed (and no "
+                            "--relic: you hold none after spending it)")
+    if card_value(card) == 0:
+        raise PositionError(f"the queen doubles a card worth something, not {card.code}")
+    return list(cards).index(card)
+
+
 #: Relics the other players can hold at once (4 players, one relic each).
 OTHER_RELICS_MAX = 3
 
@@ -521,7 +537,8 @@ def _check_removed(gone: Sequence[Card], relic_rank: str | None) -> None:
 
 
 def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
-                           relic: str | None = None, removed: Any = None
+                           relic: str | None = None, removed: Any = None,
+                           doubled: str | None = None,
                            ) -> tuple[CaptainSevenTurnModel, int]:
     """The turn after ``drawn`` (this turn's cards, in order).
 
@@ -530,7 +547,8 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     cards out of the deck for other reasons: relics held by the other players (or your own,
     spent this turn) and a card a jack discarded this turn.  A card the deck does
     not hold is a :class:`CardError`; a position in which you are already caught is a
-    :class:`PositionError`.
+    :class:`PositionError`.  ``doubled`` (relics only): the card of ``drawn`` that your queen
+    relic doubled this turn (the spent queen is then in ``removed``, and you hold no relic).
     """
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
@@ -551,6 +569,7 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
             raise PositionError(f"no {relic_rank} is left for your relic: all are drawn or removed")
         out[card_class(own)] += 1
     model = CaptainSevenTurnModel(variant, relic_rank, tuple(out))
+    doubled_at = _doubled_index(doubled, cards, gone, relic_rank)
     total = 0
     for index, card in enumerate(cards):
         value = card_value(card)
@@ -567,6 +586,11 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
                 )
         total += value
         out[card_class(card)] += 1
+        if index == doubled_at:
+            total += value
+            if index > 0 and total % 10 == 7:
+                raise PositionError(f"the queen doubles {card.code} to a total of {total}, which "
+                                    "ends in 7: you are caught, the turn is already over")
     state = encode_state(
         out, total, started=bool(cards), relic=model.relic_code,
         last=card_value(cards[-1]) if cards else None, last_first=len(cards) == 1,
@@ -697,6 +721,7 @@ class CaptainSevenEngine(Engine):
         self.rng.shuffle(self.pile)
         self.hand: list[Card] = []
         self.discarded: list[Card] = []
+        self.doubled: Card | None = None  # the card the queen relic doubled this turn
         self.drawn_log: list[Card] = []
         self.total = 0
         self.started = False
@@ -806,6 +831,7 @@ class CaptainSevenEngine(Engine):
             self.relic_live = False
             self.relics[self._player] = None
             self.total += value
+            self.doubled = self.hand[-1]
             self.last = None
             self.phase = "play"
             self._say(f"{me} plays the queen relic: the card counts twice, total {self.total}.",
@@ -981,8 +1007,9 @@ class CaptainSevenEngine(Engine):
     def position_flags(self) -> dict[str, str]:
         """``pushluck odds`` flags for the turn: ``drawn`` (the cards counting now) and, with
         relics, ``relic`` (yours, if unspent) and ``removed`` (the other relics held at the turn
-        start, your spent relic, a card a jack discarded).  A pending queen or jack choice on the
-        last card is shown as still open."""
+        start, your spent relic, a card a jack discarded) and ``doubled`` (the card your queen
+        relic doubled this turn).  A pending queen or jack choice on the last card is shown as
+        still open."""
         flags: dict[str, str] = {}
         if self.hand:
             flags["drawn"] = " ".join(c.code for c in self.hand)
@@ -992,12 +1019,12 @@ class CaptainSevenEngine(Engine):
             if own is not None and not self.relic_live:
                 gone.append(own)
             gone.extend(self.discarded)
-            if self.relic_live and own is not None and own.rank != "K":
-                flags["relic"] = own.rank
-            elif own is not None and own.rank == "K":
-                gone.append(own)
+            if self.relic_live and own is not None:
+                flags["relic"] = own.rank  # an A, J or Q not spent yet (a king is never live)
             if gone:
                 flags["removed"] = " ".join(c.code for c in gone)
+            if self.doubled is not None and self.doubled in self.hand:
+                flags["doubled"] = self.doubled.code
         return flags
 
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:

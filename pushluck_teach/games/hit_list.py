@@ -492,6 +492,8 @@ class HitListEngine(Engine):
         self.best_hit = [0] * players
         self.out = [False] * players
         self._final: set[int] | None = None
+        #: The cards of a job the end of the deck cut short (neither a hit nor a botch).
+        self.unfinished_job: tuple[Card, ...] = ()
         self._over = False
         self.end_reason = ""
         if not self._deck:
@@ -745,6 +747,7 @@ class HitListEngine(Engine):
             self.turn_records.append(TurnRecord(p, 0, False, tuple(self._job), "deck ran out"))
             self._say(f"The deck runs out during player {p + 1}'s job: it counts as neither "
                       "a hit nor a botch.", out)
+            self.unfinished_job = tuple(self._job)
             self._job, self._values = [], []
         self._finish("the deck ran out", out)
 

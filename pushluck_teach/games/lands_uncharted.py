@@ -82,11 +82,12 @@ default turn, because with an ally held drawing stays optimal up to turn totals 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pushluck_teach.cards import Card, Deck, parse_cards, standard_cards
+from pushluck_teach.cards import Card, CardError, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
     DRAW,
     STOP,
@@ -565,7 +566,8 @@ def lands_uncharted_position(
     """
     drawn_cards = parse_cards(drawn)
     removed_cards = parse_cards(removed)
-    Deck.standard().remove((*removed_cards, *drawn_cards), what="52-card deck")
+    Deck.standard().remove(removed_cards, what="52-card deck")
+    Deck.standard().remove(dict.fromkeys(drawn_cards), what="52-card deck")
     held = 0 if allies is None else allies
     if isinstance(held, str):
         held = parse_whole_number(held, "allies", PositionError)
@@ -576,7 +578,7 @@ def lands_uncharted_position(
     if held and not variant.allies_persist:
         raise PositionError(f"allies {held}: with allies_persist off unused allies are discarded "
                             "at the end of every turn, so none are held from earlier turns")
-    aces_out = sum(1 for c in (*removed_cards, *drawn_cards) if c.rank == "A")
+    aces_out = sum(1 for c in {*removed_cards, *drawn_cards} if c.rank == "A")
     if held > 4 - aces_out:
         raise PositionError(
             f"allies {held}: only {4 - aces_out} aces are left outside the removed and drawn "
@@ -595,7 +597,16 @@ def lands_uncharted_position(
     pile = pack_counts(standard_cards(), suits) - pack_counts(removed_cards, suits) - held
     raw_state: LUState = (pile, 0, 0, held, START, int(score is not None))
     raw = LandsUnchartedTurnModel(variant, raw_state, score=score, symmetric=False)
+    # A card may be out (removed) and then drawn, or drawn twice, only after the draw pile ran
+    # out and the discard pile became the new draw pile during this turn.
+    seen = Counter(removed_cards)
+    reshuffled = False
     for i, card in enumerate(drawn_cards):
+        reshuffled = reshuffled or not LandsUnchartedTurnModel.pile_size(raw_state[0])
+        if seen[card] and not reshuffled:
+            raise CardError(f"card {card.code} appears more often than the 52-card deck holds "
+                            "it (1 copy), and the draw pile has not run out this turn")
+        seen[card] += 1
         outcomes = raw._draw(raw_state, only=card_class(card, suits))
         if not outcomes or len(outcomes[0][1]) == 2:
             raise PositionError(_bust_reason(card, drawn_cards[:i], raw_state, variant))
