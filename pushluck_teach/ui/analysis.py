@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Hashable
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future
 from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
@@ -36,6 +36,7 @@ from traitlets import Bool, Enum, Float, Int, Unicode, observe
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
 from pushluck_teach.solve.turn import cached_solver
 from pushluck_teach.ui import figures as F
+from pushluck_teach.ui.background import worker_executor
 from pushluck_teach.ui.theme import STYLESHEET
 
 COACH_MODES = ("off", "after", "always")
@@ -205,7 +206,7 @@ class AnalysisPanel(widgets.VBox):
         self._history_states: list[Any] = []
         self._generation = 0
         self._dist_lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._future: Future[Any] | None = None
 
         def cell(fig: widgets.DOMWidget, text: widgets.HTML, *extra: widgets.Widget
@@ -313,8 +314,7 @@ class AnalysisPanel(widgets.VBox):
         self.text_dist.value = ("<div class='pushluck-numbers'>Computing this turn's "
                                 "distribution…</div>")
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1,
-                                                thread_name_prefix="pushluck-distribution")
+            self._executor = worker_executor("pushluck-distribution")
         if self._future is not None:
             self._future.cancel()  # only stops a computation that has not started yet
         future = self._executor.submit(self._timed_distributions, model, state, threshold)

@@ -8,7 +8,7 @@ and the gauge follows a moment later.
 from __future__ import annotations
 
 import contextlib
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future
 from html import escape
 from typing import Any
 
@@ -16,10 +16,16 @@ import ipywidgets as widgets
 
 from pushluck_teach.games.base import Engine
 from pushluck_teach.solve.whole_game import win_chance_task
+from pushluck_teach.ui.background import worker_executor
 from pushluck_teach.ui.whole_game import win_gauge_html
 
 NOTE = ("Exact whole-game solution: both players play the optimal policy from here "
         "(Pig: Neller and Presser; Captain Seven: the best threshold per pair of stashes).")
+
+
+def missing_module(exc: ImportError) -> str:
+    """The top-level name of the module an ImportError could not find (e.g. ``numpy``)."""
+    return (exc.name or str(exc)).split(".")[0]
 
 
 class WinChanceGauge(widgets.HTML):
@@ -30,7 +36,7 @@ class WinChanceGauge(widgets.HTML):
         self.add_class("pushluck-win-chance")
         self._generation = 0
         self._future: Future[float] | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
         self.probability: float | None = None
 
     def clear(self) -> None:
@@ -42,7 +48,14 @@ class WinChanceGauge(widgets.HTML):
         """Start computing the gauge for the engine's current position."""
         self._generation += 1
         generation = self._generation
-        task = win_chance_task(engine)
+        try:
+            task = win_chance_task(engine)
+        except ImportError as exc:  # the static site's Pyodide has no NumPy/SciPy
+            self.probability = None
+            self.value = (f"<div class='pushluck-win-gauge'>{escape(who)}: chance to win not "
+                          f"available here: it needs {escape(missing_module(exc))}, which this "
+                          "build of the site does not include.</div>")
+            return
         if task is None:
             self.probability = None
             self.value = ""
@@ -50,7 +63,7 @@ class WinChanceGauge(widgets.HTML):
         label = f"{who}: chance to win from here"
         self.value = f"<div class='pushluck-win-gauge'>{escape(label)}: computing…</div>"
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pushluck-win")
+            self._executor = worker_executor("pushluck-win")
         if self._future is not None:
             self._future.cancel()
         future = self._executor.submit(task)
