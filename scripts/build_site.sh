@@ -41,5 +41,8 @@ fi
 rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
 (cd "$WORK/lite" && "../../$VENV/bin/voici" build --contents ../notebooks \
     --output-dir "$(cd ../.. && pwd)/$OUTPUT" --no-sourcemaps)
+# The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
+# app's "pushluck" template), so drop those links and the pages make no request off the site.
+find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@fortawesome/d' {} +
 test -f "$OUTPUT/static/pyodide/pyodide.js" || { echo "build_site.sh: Pyodide was not copied" >&2; exit 1; }
 echo "build_site.sh: built $OUTPUT/ ($(du -sh "$OUTPUT" | cut -f1)); serve it with scripts/serve_site.sh"
