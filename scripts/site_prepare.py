@@ -51,6 +51,10 @@ if sys.platform == "emscripten":
 
     await piplite.install(["ipywidgets", "plotly", "anywidget"])
     await piplite.install("pushluck_teach", deps=False)
+
+    from pushluck_teach.ui.pyodide_site import explain_import_errors
+
+    explain_import_errors(get_ipython())
 """
 
 

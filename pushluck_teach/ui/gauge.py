@@ -17,15 +17,11 @@ import ipywidgets as widgets
 from pushluck_teach.games.base import Engine
 from pushluck_teach.solve.whole_game import win_chance_task
 from pushluck_teach.ui.background import worker_executor
+from pushluck_teach.ui.pyodide_site import missing_message
 from pushluck_teach.ui.whole_game import win_gauge_html
 
 NOTE = ("Exact whole-game solution: both players play the optimal policy from here "
         "(Pig: Neller and Presser; Captain Seven: the best threshold per pair of stashes).")
-
-
-def missing_module(exc: ImportError) -> str:
-    """The top-level name of the module an ImportError could not find (e.g. ``numpy``)."""
-    return (exc.name or str(exc)).split(".")[0]
 
 
 class WinChanceGauge(widgets.HTML):
@@ -52,9 +48,8 @@ class WinChanceGauge(widgets.HTML):
             task = win_chance_task(engine)
         except ImportError as exc:  # the static site's Pyodide has no NumPy/SciPy
             self.probability = None
-            self.value = (f"<div class='pushluck-win-gauge'>{escape(who)}: chance to win not "
-                          f"available here: it needs {escape(missing_module(exc))}, which this "
-                          "build of the site does not include.</div>")
+            self.value = (f"<div class='pushluck-win-gauge'>{escape(who)}: chance to win "
+                          f"from here: {escape(missing_message(exc))}</div>")
             return
         if task is None:
             self.probability = None
