@@ -77,18 +77,21 @@ def site_url(site_dir: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One browser context for every page, so the HTTP cache is shared (as for a student)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         chromium = launch_chromium(playwright)
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
         try:
-            yield chromium
+            yield context
         finally:
+            context.close()
             chromium.close()
 
 
 def open_site_page(browser, site_url: str, stem: str, ready: str):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page()
     watch = PageWatch(page)
     page.goto(f"{site_url}/voici/render/{stem}.html", timeout=PAGE_TIMEOUT_MS)
     page.wait_for_selector(ready, state="visible", timeout=PAGE_TIMEOUT_MS)
