@@ -21,6 +21,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+case "$OUTPUT" in /*) ;; *) OUTPUT="$PWD/$OUTPUT" ;; esac
+if [ -e "$OUTPUT" ] && [ -n "$(ls -A "$OUTPUT")" ] && [ ! -f "$OUTPUT/jupyter-lite.json" ]; then
+  echo "build_site.sh: $OUTPUT exists and is not a built site; not replacing it" >&2; exit 2
+fi
+
 PINS=(voici-core==0.10.0 jupyterlite-core==0.7.0 jupyterlite-pyodide-kernel==0.7.0
       ipywidgets==8.1.9 plotly==7.1.0 anywidget==0.11.0 setuptools wheel)
 VENV=.venv-site
@@ -40,7 +45,7 @@ fi
 # Build from clean: a stale .jupyterlite.doit.db silently skips the Pyodide copy.
 rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
 (cd "$WORK/lite" && "../../$VENV/bin/voici" build --contents ../notebooks \
-    --output-dir "$(cd ../.. && pwd)/$OUTPUT" --no-sourcemaps)
+    --output-dir "$OUTPUT" --no-sourcemaps)
 # The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
 # app's "pushluck" template), so drop those links and the pages make no request off the site.
 find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@fortawesome/d' {} +

@@ -12,8 +12,9 @@ already holds the pinned voici / JupyterLite / widget packages.  Steps, all into
    dependencies (versions as installed in the build environment), the package's own wheel
    built from the repository, and a metadata-only ``sqlite3`` placeholder (the kernel asks for
    ``sqlite3``; without it IPython simply keeps no command history).
-3. ``notebooks/`` receives copies of every notebook with one cell prepended that installs
-   those wheels when (and only when) the notebook runs in Pyodide.
+3. ``notebooks/`` receives copies of every notebook with one cell prepended that, when (and
+   only when) the notebook runs in Pyodide, installs those wheels and makes an ImportError
+   (NumPy/SciPy missing) print one plain line instead of a traceback.
 
 Only the wheel downloads and ``npm pack`` use the network (PyPI and npm registries).
 """
