@@ -108,3 +108,24 @@ def test_event_loop_executor_without_a_loop_runs_at_once_and_keeps_errors():
 def test_missing_message_names_the_module():
     assert missing_message(ModuleNotFoundError("x", name="scipy.sparse")).startswith(
         "This part needs scipy,")
+
+
+def test_import_error_handler_explains_and_covers_later_cells(capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from pushluck_teach.ui.pyodide_site import explain_import_errors
+
+    shell = InteractiveShell.instance()
+    try:
+        explain_import_errors(shell)
+        shell.run_cell("undefined_before_any_import_error")
+        first = capsys.readouterr().out
+        assert "NameError" in first  # an ordinary error keeps its traceback
+        shell.run_cell("from no_such_module_xyz import thing")
+        shell.run_cell("thing(1)")
+        shown = capsys.readouterr().out
+        assert "Traceback" not in shown
+        assert shown.count("HTML object") == 2  # one plain message per failing cell
+    finally:
+        shell.set_custom_exc((), None)
+        InteractiveShell.clear_instance()

@@ -27,13 +27,22 @@ def missing_message(exc: ImportError) -> str:
 
 
 def explain_import_errors(shell: Any) -> None:
-    """Make ``shell`` (IPython) show :func:`missing_message` for an ImportError in a cell."""
+    """Make ``shell`` (IPython) show :func:`missing_message` for an ImportError in a cell, and
+    for a NameError in a later cell that used what the failed import would have defined."""
     from IPython.display import HTML, display
+
+    missing: list[ImportError] = []
 
     def handler(shell: Any, etype: type, value: BaseException, tb: Any,
                 tb_offset: int | None = None) -> None:
-        assert isinstance(value, ImportError)
+        if isinstance(value, ImportError):
+            missing.append(value)
+        elif not missing:  # a NameError of its own: the usual traceback
+            shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+            return
+        else:
+            value = missing[-1]
         display(HTML(f"<div class='pushluck-site-missing'>{escape(missing_message(value))}"
                      "</div>"))
 
-    shell.set_custom_exc((ImportError,), handler)
+    shell.set_custom_exc((ImportError, NameError), handler)
