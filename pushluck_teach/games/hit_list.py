@@ -103,6 +103,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "hit-list"
@@ -865,7 +866,7 @@ SPEC = register(GameSpec(
     position_flags=(
         DRAWN, REMOVED,
         Flag("ace_values", "value chosen for each ace drawn (11,1)"),
-        Flag("hits", "hits completed before this job (for one_last_job)", int),
+        Flag("hits", "hits completed before this job (for one_last_job)", whole_number),
     ),
     example={"drawn": "9h 6c"},
     min_players=1,

@@ -97,6 +97,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "incan-gold"
@@ -1098,7 +1099,7 @@ SPEC = register(GameSpec(
     deck=lambda variant: full_deck(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("round", "the round, 1-5", int),
+        Flag("round", "the round, 1-5", whole_number),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
     ),
     example={"drawn": "5s Kh", "round": "2"},

@@ -107,6 +107,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "lands-uncharted"
@@ -982,8 +983,8 @@ SPEC = register(GameSpec(
     deck=lambda variant: standard_cards(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("allies", "allies held from earlier turns", int),
-        Flag("score", "the score on a declared double-or-nothing turn", int),
+        Flag("allies", "allies held from earlier turns", whole_number),
+        Flag("score", "the score on a declared double-or-nothing turn", whole_number),
     ),
     example={"drawn": "5h 9s"},
     min_players=1,
