@@ -495,7 +495,8 @@ class CaptainSevenTurnModel(TurnModel[int]):
 
 
 def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
-                           relic: str | None = None, removed: Any = None
+                           relic: str | None = None, removed: Any = None,
+                           score: int | None = None, opponent: int | None = None
                            ) -> tuple[CaptainSevenTurnModel, int]:
     """The turn after ``drawn`` (this turn's cards, in order).
 
@@ -506,6 +507,10 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     not hold is a :class:`CardError`; a position in which you are already caught is a
     :class:`PositionError`.
     """
+    for what, stash in (("score", score), ("opponent", opponent)):
+        if stash is not None and (isinstance(stash, bool) or not isinstance(stash, int)
+                                  or stash < 0):
+            raise PositionError(f"bad {what} {stash!r}: a stash is a whole number 0 or more")
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
     relic_rank = _parse_relic(relic)
@@ -899,7 +904,9 @@ SPEC = register(GameSpec(
     engine_cls=CaptainSevenEngine,
     position=captain_seven_position,
     deck=lambda variant: _ALL_CARDS,
-    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics")),
+    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics"),
+                    Flag("score", "your stash (for --objective win)", int),
+                    Flag("opponent", "the other player's stash (for --objective win)", int)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
     min_players=1,

@@ -51,12 +51,14 @@ from pushluck_teach.games.base import (
     get_game,
 )
 from pushluck_teach.sim.bots import Bot, make_bot
+from pushluck_teach.sim.gauge import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.theme import STYLESHEET
 
 HUMAN = "human"
+OBJECTIVES = ("win", "points")
 SEAT_CHOICES = (
     ("human (hot-seat)", "human"),
     ("bot: optimal turn", "optimal"),
@@ -94,9 +96,11 @@ def format_option(value: Any) -> str:
     return str(value)
 
 
-def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any]) -> str:
+def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
+                  objective: str = "points") -> str:
     """The "check it yourself" command for a position, as the DOM hook
-    ``<code class="pushluck-cli" data-game=... data-flags=JSON>``."""
+    ``<code class="pushluck-cli" data-game=... data-flags=JSON data-objective=...>``;
+    ``objective="win"`` adds ``--objective win`` (the coach's chance-to-win numbers)."""
     parts = ["pushluck", "odds", game]
     for key, value in flags.items():
         parts.append(f"--{key.replace('_', '-')}")
@@ -104,6 +108,8 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any]) -> 
         parts.append(f'"{text}"' if isinstance(value, str) else text)
     for key, value in options.items():
         parts.append(f'--option "{key}={format_option(value)}"')
+    if objective == "win":
+        parts.extend(["--objective", "win"])
     command = " ".join(parts)
     data_flags = escape(json.dumps(flags), quote=True)
     data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
@@ -111,7 +117,8 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any]) -> 
     return (
         "<div>Check it yourself in a terminal: "
         f'<code class="pushluck-cli" data-game="{escape(game, quote=True)}" '
-        f'data-flags="{data_flags}" data-options="{data_options}">{escape(command)}</code></div>'
+        f'data-flags="{data_flags}" data-options="{data_options}" '
+        f'data-objective="{escape(objective, quote=True)}">{escape(command)}</code></div>'
     )
 
 
@@ -126,6 +133,7 @@ class _Decision:
     turn_key: Any
     who: str
     label: str
+    win_chances: dict[str, float | None] | None = None
 
 
 class GameTable(widgets.VBox):
@@ -134,6 +142,9 @@ class GameTable(widgets.VBox):
     game = Unicode("pig")
     seed = Int(1)
     coach = Enum(COACH_MODES, default_value="always")
+    #: what the coach optimises: "win" (the chance to win the game, where a whole-game solution
+    #: covers the table) or "points" (this turn's points, capped where the game caps them)
+    objective = Enum(OBJECTIVES, default_value="win")
     message = Unicode("")
     seats = Tuple(default_value=(HUMAN, "optimal"))
     options = Dict()
@@ -184,8 +195,20 @@ class GameTable(widgets.VBox):
             value="always", description="Coach", style={"button_width": "auto"},
         )
         self.coach_toggle.observe(self._guarded(self._on_coach_toggle), names="value")
+        self.objective_toggle = widgets.ToggleButtons(
+            options=[("Best chance to win", "win"), ("Most points this turn", "points")],
+            value="win", description="Coach aims for", style={"button_width": "auto",
+                                                                "description_width": "initial"},
+            tooltips=["The chance to win the whole game, from the exact whole-game solution",
+                      "The points this turn brings, on average"],
+        )
+        self.objective_toggle.add_class("pushluck-objective")
+        self.objective_toggle.layout.display = "none"
+        self.objective_toggle.observe(self._guarded(self._on_objective_toggle), names="value")
+        self.objective_note = widgets.HTML()
         controls = widgets.HBox(
-            [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle],
+            [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle,
+             self.objective_toggle],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
         self.seat_box = widgets.VBox()
@@ -226,7 +249,7 @@ class GameTable(widgets.VBox):
         self.children = [
             widgets.HTML(STYLESHEET), self.title_html, controls, self.settings,
             widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap")),
-            self.panel,
+            self.objective_note, self.panel,
         ]
 
     def _guarded(self, fn: Callable[..., Any]) -> Callable[..., None]:
@@ -338,6 +361,32 @@ class GameTable(widgets.VBox):
 
     def _on_coach_toggle(self, change: Any) -> None:
         self.coach = change["new"]
+
+    @observe("objective")
+    def _objective_changed(self, _change: Any) -> None:
+        if hasattr(self, "objective_toggle") and self.objective_toggle.value != self.objective:
+            self.objective_toggle.value = self.objective
+        if self._ready:
+            self._decision = None
+            self._refresh_safely()
+
+    def _on_objective_toggle(self, change: Any) -> None:
+        self.objective = change["new"]
+
+    def _win_task(self, engine: Engine) -> Any:
+        """The chance-to-win computation for the position now, or None where no whole-game
+        solution covers the table (the toggle is then hidden and the coach aims for points)."""
+        try:
+            return action_win_chances_task(engine)
+        except (RulesError, CardError, ValueError):
+            return None
+
+    def _objective_flags(self, engine: Engine, flags: dict[str, str]) -> dict[str, str]:
+        """The command's flags for the win objective: the two scores added."""
+        scores = engine.scores()
+        me = engine.current_player
+        return {**flags, "score": str(int(scores[me])),
+                "opponent": str(int(scores[1 - me]))}
 
     # ---- seats ----------------------------------------------------------------------------
     def _fit_seats(self, seats: tuple[str, ...]) -> tuple[str, ...]:
@@ -594,9 +643,15 @@ class GameTable(widgets.VBox):
             if not model.actions(state):
                 return None
             view = engine.view()
-            return _Decision(model, state, dict(engine.position_flags()), self._step_label(view),
+            flags = dict(engine.position_flags())
+            chances = None
+            task = self._win_task(engine) if self.objective == "win" else None
+            if task is not None:
+                chances = task()
+                flags = self._objective_flags(engine, flags)
+            return _Decision(model, state, flags, self._step_label(view),
                              self._turn_key(engine), self._seat_name(engine.current_player),
-                             label)
+                             label, chances)
         except (RulesError, CardError, ValueError):
             return None
 
@@ -744,26 +799,35 @@ class GameTable(widgets.VBox):
         else:
             self.gauge.clear()
         options = self.variant.changed_options()
+        task = None if engine.is_over else self._win_task(engine)
+        if not engine.is_over:
+            self.objective_toggle.layout.display = None if task is not None else "none"
+        win = self.objective == "win" and task is not None
+        self._render_objective_note(engine, win)
         if self.coach == "after":
             decision = self._decision
             if decision is None:
                 self.panel.show_nothing("Coach: decide first; the numbers for your decision "
                                         "appear right after.")
-                self.cli_html.value = self._current_cli(engine, options)
+                self.cli_html.value = self._current_cli(engine, options, win)
                 return
             self.panel.show(decision.model, decision.state, turn_key=decision.turn_key,
                             who=decision.who, step_label=decision.step_label,
-                            decided=decision.label, action_label=engine.action_label)
-            self.cli_html.value = cli_line_html(self.spec.name, decision.flags, options)
+                            decided=decision.label, action_label=engine.action_label,
+                            win_chances=decision.win_chances)
+            self.cli_html.value = cli_line_html(
+                self.spec.name, decision.flags, options,
+                "win" if decision.win_chances is not None else "points")
             return
-        self.cli_html.value = self._current_cli(engine, options)
+        self.cli_html.value = self._current_cli(engine, options, win)
         if self.coach == "off":
             return
         if engine.is_over:
-            self.panel.show_nothing("Game over.")
+            self.panel.show_nothing("Game over: press New game to play again.")
             return
         if not human_to_move:
-            self.panel.show_nothing("A bot is to move.")
+            self.panel.show_nothing(f"{self._seat_name(engine.current_player)} is moving; "
+                                    "the coach waits for your turn.")
             return
         model, state = engine.turn_position()
         if not model.actions(state):
@@ -771,12 +835,37 @@ class GameTable(widgets.VBox):
             return
         self.panel.show(model, state, turn_key=self._turn_key(engine),
                         who=self._seat_name(engine.current_player),
-                        step_label=self._step_label(view), action_label=engine.action_label)
+                        step_label=self._step_label(view), action_label=engine.action_label,
+                        win_chances=task() if win and task is not None else None)
 
-    def _current_cli(self, engine: Engine, options: dict[str, Any]) -> str:
+    def _render_objective_note(self, engine: Engine, win: bool) -> None:
+        """One line saying what the coach optimises (and whether points past the target
+        count)."""
+        if self.coach == "off" or engine.is_over:
+            self.objective_note.value = ""
+            return
+        if win:
+            text = ("The coach aims for the best chance to win the game (exact whole-game "
+                    "solution); the charts of the next draw and of this turn's result describe "
+                    "this turn's points.")
+        else:
+            model, _ = engine.turn_position()
+            if getattr(model, "cap", None) is not None:
+                text = ("The coach aims for the most points this turn; points past the target "
+                        "are worth nothing, so it never counts them.")
+            else:
+                text = ("The coach aims for the most points this turn; it does not look at the "
+                        "scores (in this game points past the target still count).")
+        self.objective_note.value = f"<div class='pushluck-note'>{escape(text)}</div>"
+
+    def _current_cli(self, engine: Engine, options: dict[str, Any], win: bool = False) -> str:
         if engine.is_over:
             return ""
-        return cli_line_html(self.spec.name, dict(engine.position_flags()), options)
+        flags = dict(engine.position_flags())
+        if win:
+            return cli_line_html(self.spec.name, self._objective_flags(engine, flags), options,
+                                 "win")
+        return cli_line_html(self.spec.name, flags, options)
 
 
 def play(game: str = "pig", **kwargs: Any) -> GameTable:

@@ -1,0 +1,110 @@
+"""Issue 13 at the table: the coach's objective, the command that reproduces the page, the dead
+ends.  Expected values come from the rules (hand reasoning stated in each test), not from the
+functions the page calls."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from fractions import Fraction
+
+import pytest
+
+from pushluck_teach.cli import main
+from pushluck_teach.games.base import get_game
+from pushluck_teach.solve.turn import TurnSolver
+from pushluck_teach.ui.table import GameTable
+
+
+def run_cli(*args: str) -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(list(args)) == 0
+    return json.loads(out.getvalue())
+
+
+def pig_table_at_total(target: int, at_least: int) -> GameTable:
+    """Two humans at Pig to ``target``; the first player rolls (seeds tried in order) until the
+    turn total reaches ``at_least`` without a 1.  Which seed is used does not matter."""
+    table = GameTable("pig", seats=("human", "human"), options={"target": target},
+                      background=False)
+    for seed in range(1, 200):
+        table.seed = seed
+        while table.engine.turn_total < at_least and table.engine.current_player == 0:
+            table.act("draw")
+        if table.engine.current_player == 0 and table.engine.turn_total >= at_least:
+            return table
+    raise AssertionError("no seed reached the total")  # pragma: no cover
+
+
+def test_pig_to_10_at_12_win_coach_says_hold():
+    table = pig_table_at_total(10, 10)
+    assert table.objective == "win"
+    assert table.objective_toggle.layout.display is None  # the switch is offered
+    assert table.panel.objective_shown == "win"
+    assert table.panel.recommended == "stop"
+    headline = table.panel.headline.value
+    assert "Recommended for the best chance to win: <strong>Hold</strong>" in headline
+    # Holding reaches the target: a certain win.  Rolling: five faces of six also reach it
+    # (hold next and win); a 1 hands a 0-0 game to the opponent, who wins it with some chance
+    # strictly between 0 and 1.  So 5/6 < P(win | roll) < 5/6 + 1/6.
+    assert "Hold now: 100 %" in headline
+    roll = float(headline.split("Roll, then play to win: ")[1].split(" %")[0]) / 100
+    assert 5 / 6 < roll < 1
+    code = table.cli_html.value
+    assert "--objective win" in code and "data-objective=\"win\"" in code
+    assert "Chance to win the game (%)" in table.panel.fig_choice.layout.title.text
+
+
+def test_pig_points_coach_never_counts_points_past_the_target():
+    table = pig_table_at_total(10, 10)
+    table.objective = "points"
+    assert table.panel.objective_shown == "points"
+    assert table.panel.recommended == "stop"
+    # Hold banks min(total, 10 - 0) = 10, the most the turn can be worth: rolling can only lose.
+    assert "optimal play: 10." in table.panel.headline.value
+    assert "points past the target are worth nothing" in table.objective_note.value
+    assert "--objective" not in table.cli_html.value
+
+
+def test_pig_turn_value_is_capped_at_the_points_still_needed():
+    spec = get_game("pig")
+    variant = spec.variant({"die_sides": 100})
+    model, state = spec.position(variant, drawn="60", score=0)
+    analysis = TurnSolver(model, exact=True).analyse(state)
+    # 60 banked of the 100 needed; a roll gives 61-160 (each reaches the target at 100 at
+    # most with holding) or busts: uncapped the expected result was in the thousands.
+    assert analysis.ev_optimal <= 100
+    model, state = spec.position(spec.variant(), drawn="2 3", score=95)
+    analysis = TurnSolver(model, exact=True).analyse(state)
+    assert analysis.ev_stop == 5 and analysis.ev_optimal == 5 and analysis.best_action == "stop"
+
+
+def test_captain_seven_win_and_points_objectives_disagree_on_a_final_turn():
+    # The opponent has stashed 100 (the final round); we hold 90 and have drawn K A = 11.
+    # Stashing makes 101 > 100: a certain win.  For the turn's points, 11 is early: draw on.
+    win = run_cli("odds", "captain-seven", "--drawn", "Kh Ah", "--score", "90", "--opponent",
+                  "100", "--objective", "win", "--json")
+    assert win["best_action"] == "stop" and win["p_win_stop"] == pytest.approx(1.0)
+    assert win["p_win_draw"] < 1.0
+    points = run_cli("odds", "captain-seven", "--drawn", "Kh Ah", "--json")
+    assert points["best_action"] == "draw"
+
+
+def test_pig_win_command_matches_the_rules_at_the_target():
+    answer = run_cli("odds", "pig", "--drawn", "6 6", "--option", "target=10", "--objective",
+                     "win", "--json")
+    assert answer["p_win_stop"] == 1.0 and answer["best_action"] == "stop"
+    assert Fraction(5, 6) < Fraction(answer["p_win_draw"]) < 1
+
+
+def test_a_finished_game_shows_no_empty_charts_and_no_n_a():
+    table = GameTable("pig", seats=("threshold:20", "threshold:25"), background=False)
+    assert table.engine.is_over  # bots only: the game is played out at once
+    headline = table.panel.headline.value
+    assert "n/a" not in headline.replace('data-exact="n/a"', "")
+    assert "press New game" in headline
+    assert table.panel.grid.layout.display == "none"  # no empty charts
+    table.seats = ("human", "threshold:25")
+    assert table.panel.grid.layout.display is None  # a decision: the charts are back
