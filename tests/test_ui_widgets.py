@@ -108,7 +108,10 @@ def check_charts_match_solver(table: GameTable) -> None:
 def play_checked(name: str, *, max_clicks: int, cli_checks: int = 2) -> GameTable:
     """One human seat choosing the solver's best action against an optimal bot; checks the
     charts after every click."""
-    table = GameTable(name, seats=("human", "optimal"), seed=11, background=False)
+    # The turn's numbers: the coach aims for points (the win objective is checked in
+    # tests/test_classroom_table.py).
+    table = GameTable(name, seats=("human", "optimal"), seed=11, background=False,
+                      objective="points")
     figures = [id(f) for f in table.panel.figures]
     traces = [id(t) for f in table.panel.figures for t in f.data]
     clicks = 0
@@ -319,7 +322,7 @@ def test_browser_state_follows_every_click_and_the_bundle_is_sent_once() -> None
 
 
 def test_background_distribution_matches_the_solver() -> None:
-    table = GameTable("pig", seats=("human", "optimal"), seed=6)
+    table = GameTable("pig", seats=("human", "optimal"), seed=6, objective="points")
     assert table.panel.background
     table.action_buttons[DRAW].click()
     table.panel.wait()

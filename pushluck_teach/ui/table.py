@@ -165,6 +165,7 @@ class GameTable(widgets.VBox):
         self._buttons: dict[str, widgets.Button] = {}
         self.add_class("pushluck-table")
         self._build_widgets()
+        self.objective_toggle.value = self.objective
         self.panel.background = background
         self.game = self.spec.name
         self.seed = int(seed)
@@ -366,7 +367,7 @@ class GameTable(widgets.VBox):
     def _objective_changed(self, _change: Any) -> None:
         if hasattr(self, "objective_toggle") and self.objective_toggle.value != self.objective:
             self.objective_toggle.value = self.objective
-        if self._ready:
+        if getattr(self, "_ready", False):
             self._decision = None
             self._refresh_safely()
 
