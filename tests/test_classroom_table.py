@@ -108,3 +108,33 @@ def test_a_finished_game_shows_no_empty_charts_and_no_n_a():
     assert table.panel.grid.layout.display == "none"  # no empty charts
     table.seats = ("human", "threshold:25")
     assert table.panel.grid.layout.display is None  # a decision: the charts are back
+
+
+def test_hit_list_pending_ace_command_reproduces_the_page():
+    table = GameTable("hit-list", seats=("human", "human"), background=False,
+                      objective="points")
+    for seed in range(1, 300):
+        table.seed = seed
+        for _ in range(6):
+            engine = table.engine
+            if engine.pending_ace or engine.is_over or "draw" not in engine.legal_actions():
+                break
+            table.act("draw")
+        if table.engine.pending_ace:
+            break
+    engine = table.engine
+    assert engine.pending_ace
+    flags = engine.position_flags()
+    assert flags["ace_values"].endswith("?")
+    assert f'--ace-values &quot;{flags["ace_values"]}&quot;' in table.cli_html.value
+    args = ["odds", "hit-list"]
+    for key, value in flags.items():
+        args += [f"--{key.replace('_', '-')}", value]
+    answer = run_cli(*args, "--json", "--exact")
+    # the page recommends the same ace value, with the same optimal value, as the command
+    assert answer["best_action"] == table.panel.recommended
+    assert answer["best_action"] in ("ace:1", "ace:11")
+    assert table.engine.action_label(answer["best_action"]) in table.panel.headline.value
+    model, state = engine.turn_position()
+    page_optimal = TurnSolver(model, exact=True).analyse(state).ev_optimal
+    assert Fraction(answer["ev_optimal_exact"]) == page_optimal
