@@ -50,6 +50,7 @@ from pushluck_teach.games.base import (
     coerce_option,
     get_game,
 )
+from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.sim.gauge import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
@@ -59,6 +60,9 @@ from pushluck_teach.ui.theme import STYLESHEET
 
 HUMAN = "human"
 OBJECTIVES = ("win", "points")
+#: the leave threshold assumed for another explorer whose rule is not a threshold (a human, a
+#: turn-optimal bot): stated on the page and in the command
+ASSUMED_THRESHOLD = 10
 SEAT_CHOICES = (
     ("human (hot-seat)", "human"),
     ("bot: optimal turn", "optimal"),
@@ -640,11 +644,10 @@ class GameTable(widgets.VBox):
 
     def _capture_decision(self, engine: Engine, label: str) -> _Decision | None:
         try:
-            model, state = engine.turn_position()
+            flags, model, state = self._position(engine)
             if not model.actions(state):
                 return None
             view = engine.view()
-            flags = dict(engine.position_flags())
             chances = None
             task = self._win_task(engine) if self.objective == "win" else None
             if task is not None:
@@ -830,7 +833,7 @@ class GameTable(widgets.VBox):
             self.panel.show_nothing(f"{self._seat_name(engine.current_player)} is moving; "
                                     "the coach waits for your turn.")
             return
-        model, state = engine.turn_position()
+        _flags, model, state = self._position(engine)
         if not model.actions(state):
             self.panel.show_nothing("The turn is over.")
             return
@@ -857,12 +860,62 @@ class GameTable(widgets.VBox):
             else:
                 text = ("The coach aims for the most points this turn; it does not look at the "
                         "scores (in this game points past the target still count).")
+        others = self._others_note(engine)
+        if others:
+            text += " " + others
         self.objective_note.value = f"<div class='pushluck-note'>{escape(text)}</div>"
+
+    def _position(self, engine: Engine) -> tuple[dict[str, str], Any, Any]:
+        """The position the coach analyses, with the flags of its command.  Where other
+        players' choices change this turn (``engine.others_in_turn()``) their behaviour is
+        stated as leave thresholds (bots: their own; humans and turn-optimal bots: an
+        assumption, :data:`ASSUMED_THRESHOLD`) and the page and its command build the same
+        model from the same flags."""
+        flags = dict(engine.position_flags())
+        others = engine.others_in_turn()
+        takes = {flag.name for flag in self.spec.position_flags}
+        if not others or "others" not in takes:
+            model, state = engine.turn_position()
+            return flags, model, state
+        flags["others"] = ",".join(str(self._assumed_threshold(p)) for p in others)
+        try:
+            model, state = self.spec.position_from_flags(self.variant, flags)
+        except RulesError:  # more explorers than the model covers: the decider alone
+            del flags["others"]
+            model, state = self.spec.position_from_flags(self.variant, flags)
+        return flags, model, state
+
+    def _assumed_threshold(self, player: int) -> int:
+        return self._threshold_of(player)[0]
+
+    def _threshold_of(self, player: int) -> tuple[int, bool]:
+        """``(threshold, assumed)``: a threshold bot's own leave threshold, or the assumption."""
+        seat = self.seats[player] if player < len(self.seats) else HUMAN
+        if seat != HUMAN:
+            try:
+                policy = parse_policy(seat)
+            except RulesError:
+                policy = None
+            if policy is not None and policy.kind == THRESHOLD and policy.number is not None:
+                return policy.number, False
+        return ASSUMED_THRESHOLD, True
+
+    def _others_note(self, engine: Engine) -> str:
+        others = engine.others_in_turn()
+        if not others or "others" not in {f.name for f in self.spec.position_flags}:
+            return ""
+        parts = []
+        for p in others:
+            threshold, assumed = self._threshold_of(p)
+            parts.append(f"{self._seat_name(p)} leaves once carrying {threshold}"
+                         + (" (assumed)" if assumed else ""))
+        return ("Model: the other explorers inside share the gems and each leaves at a "
+                "threshold: " + "; ".join(parts) + ".")
 
     def _current_cli(self, engine: Engine, options: dict[str, Any], win: bool = False) -> str:
         if engine.is_over:
             return ""
-        flags = dict(engine.position_flags())
+        flags, _model, _state = self._position(engine)
         if win:
             return cli_line_html(self.spec.name, self._objective_flags(engine, flags), options,
                                  "win")
