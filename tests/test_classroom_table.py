@@ -172,3 +172,15 @@ def test_incan_gold_page_and_command_describe_the_same_explorers():
     # the page no longer treats the decider as alone
     solo = run_cli(*[a for a in args if a not in ("--others", flags["others"])], "--json")
     assert solo["ev_optimal"] != pytest.approx(float(page.ev_optimal))
+
+
+def test_lands_uncharted_solo_with_two_seats_is_never_a_dead_end():
+    table = GameTable("lands-uncharted", seats=("human", "optimal"), coach="off")
+    table.options = {**table.options, "solo": True}
+    # Solo is one player (rules): the table fits the seats and says so; a game is running.
+    assert table.engine is not None and not table.message_is_error
+    assert table.engine.players == 1 and len(table.seats) == 1
+    assert "seats changed from 2 to 1" in table.message
+    assert "No game running" not in table.status_html.value
+    table.options = {**table.options, "solo": False}
+    assert table.engine is not None and table.variant.solo is False

@@ -521,7 +521,39 @@ class GameTable(widgets.VBox):
             return
         self._apply_variant(self.spec.presets[change["new"]])
 
+    def _players_allowed(self, variant: Variant) -> list[int]:
+        """The player counts these rules can seat (``solo`` rules: one)."""
+        allowed = []
+        for players in range(self.spec.min_players, self.spec.max_players + 1):
+            try:
+                self.spec.new_engine(variant, players=players, seed=self.seed)
+            except (RulesError, ValueError):
+                continue
+            allowed.append(players)
+        return allowed
+
     def _apply_variant(self, variant: Variant) -> None:
+        """New rules: a new game.  Rules that cannot seat the current players change the seats
+        (and say so); rules that can seat nobody are refused with the game unchanged."""
+        seats_note = ""
+        allowed = self._players_allowed(variant)
+        if not allowed:
+            self._sync_option_widgets()
+            raise OptionError("these rules cannot start a game: the rules are unchanged")
+        if len(self.seats) not in allowed:
+            count = min(allowed, key=lambda n: abs(n - len(self.seats)))
+            seats = tuple(self.seats[:count])
+            while len(seats) < count:
+                seats = (*seats, "optimal")
+            seats_note = (f" These rules take {', '.join(map(str, allowed))} player"
+                          f"{'s' if allowed != [1] else ''}: seats changed from "
+                          f"{len(self.seats)} to {count}.")
+            self._syncing = True
+            try:
+                self.seats = seats
+            finally:
+                self._syncing = False
+            self._sync_seat_widgets()
         self.variant = variant
         self._set_options_quietly(variant.options())
         self._sync_option_widgets()
@@ -529,7 +561,8 @@ class GameTable(widgets.VBox):
         if self.engine is not None:
             changed = variant.changed_options()
             shown = ", ".join(f"{k}={format_option(v)}" for k, v in changed.items())
-            self._say(f"Rules changed ({shown or 'the defaults'}): new game, re-solved.")
+            self._say(f"Rules changed ({shown or 'the defaults'}): new game, re-solved."
+                      + seats_note)
 
     # ---- game flow ------------------------------------------------------------------------
     def _load_game(self, keep_variant: bool = False) -> None:
