@@ -39,6 +39,9 @@ from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.theme import STYLESHEET
 
 COACH_MODES = ("off", "after", "always")
+#: chart size (width, height) in projector mode: two charts side by side beside the table at
+#: 1280x720
+PROJECTOR_FIGURE = (380, 300)
 Number = Fraction | float | int
 
 
@@ -218,21 +221,58 @@ class AnalysisPanel(widgets.VBox):
         self._dist_lock = threading.Lock()
         self._task: LatestOnly[Any] = LatestOnly("pushluck-distribution")
 
-        def cell(fig: widgets.DOMWidget, text: widgets.HTML, *extra: widgets.Widget
+        def cell(fig: widgets.DOMWidget, text: widgets.HTML, key: str, *extra: widgets.Widget
                  ) -> widgets.VBox:
             holder = widgets.Box([fig], layout=widgets.Layout(min_height=f"{F.FIGURE_HEIGHT}px"))
-            return widgets.VBox([holder, *extra, text],
-                                layout=widgets.Layout(width="490px", margin="4px"))
+            holder.add_class("pl-figure-holder")
+            text.add_class("pl-numbers-text")
+            box = widgets.VBox([holder, *extra, text],
+                               layout=widgets.Layout(width="490px", margin="4px"))
+            box.add_class("pl-cell")
+            box.add_class(f"pl-cell-{key}")
+            return box
 
         grid = self.grid = widgets.HBox(
-            [cell(self.fig_next, self.text_next), cell(self.fig_bust, self.text_bust),
-             cell(self.fig_choice, self.text_choice),
-             cell(self.fig_dist, self.text_dist, self.threshold_slider)],
+            [cell(self.fig_next, self.text_next, "main"),
+             cell(self.fig_bust, self.text_bust, "extra"),
+             cell(self.fig_choice, self.text_choice, "main"),
+             cell(self.fig_dist, self.text_dist, "extra", self.threshold_slider)],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
-        self.children = [widgets.HTML(STYLESHEET), self.headline, grid]
+        grid.add_class("pl-grid")
+        self.details_toggle = widgets.ToggleButton(
+            value=False, description="Show every chart and number table",
+            tooltip="Projector mode folds the bust-risk and distribution charts and the number "
+                    "tables away; this opens them",
+            layout=widgets.Layout(width="auto"))
+        self.details_toggle.add_class("pl-details-toggle")
+        self.details_toggle.observe(self._on_details, names="value")
+        self.children = [widgets.HTML(STYLESHEET), self.headline, self.details_toggle, grid]
         self.show_nothing("No decision to analyse yet.")
         self._apply_coach()
+
+    # ---- projector mode -------------------------------------------------------------------
+    def set_projector(self, on: bool) -> None:
+        """Projector mode: the next-draw and value-of-the-choice charts side by side at
+        :data:`PROJECTOR_FIGURE` size; the other charts and the number tables fold away (one
+        click on ``details_toggle`` opens them)."""
+        width, height = PROJECTOR_FIGURE if on else (F.FIGURE_WIDTH, F.FIGURE_HEIGHT)
+        for fig in self.figures:
+            with fig.batch_update():
+                fig.layout.width = width
+                fig.layout.height = height
+        self._publish(*self.figures)
+        if on:
+            self.add_class("pl-projector")
+        else:
+            self.remove_class("pl-projector")
+        self._on_details({"new": self.details_toggle.value})
+
+    def _on_details(self, change: Any) -> None:
+        if change["new"]:
+            self.add_class("pl-details-open")
+        else:
+            self.remove_class("pl-details-open")
 
     # ---- visibility -----------------------------------------------------------------------
     @observe("coach")

@@ -35,7 +35,7 @@ from html import escape
 from typing import Any
 
 import ipywidgets as widgets
-from traitlets import Dict, Enum, Int, Tuple, Unicode, observe
+from traitlets import Bool, Dict, Enum, Int, Tuple, Unicode, observe
 
 from pushluck_teach.cards import CardError
 from pushluck_teach.games.base import (
@@ -149,6 +149,8 @@ class GameTable(widgets.VBox):
     #: what the coach optimises: "win" (the chance to win the game, where a whole-game solution
     #: covers the table) or "points" (this turn's points, capped where the game caps them)
     objective = Enum(OBJECTIVES, default_value="win")
+    #: projector / focus mode: large type, the table and the two key charts side by side
+    projector = Bool(False)
     message = Unicode("")
     seats = Tuple(default_value=(HUMAN, "optimal"))
     options = Dict()
@@ -170,6 +172,8 @@ class GameTable(widgets.VBox):
         self.add_class("pushluck-table")
         self._build_widgets()
         self.objective_toggle.value = self.objective
+        if self.projector:
+            self._projector_changed({"new": True})
         self.panel.background = background
         self.game = self.spec.name
         self.seed = int(seed)
@@ -211,11 +215,18 @@ class GameTable(widgets.VBox):
         self.objective_toggle.layout.display = "none"
         self.objective_toggle.observe(self._guarded(self._on_objective_toggle), names="value")
         self.objective_note = widgets.HTML()
+        self.projector_toggle = widgets.ToggleButton(
+            value=False, description="Projector mode",
+            tooltip="Large type; the table and the two key charts side by side (1280x720)",
+            layout=widgets.Layout(width="auto"))
+        self.projector_toggle.add_class("pushluck-projector-toggle")
+        self.projector_toggle.observe(self._guarded(self._on_projector_toggle), names="value")
         controls = widgets.HBox(
             [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle,
-             self.objective_toggle],
+             self.objective_toggle, self.projector_toggle],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
+        controls.add_class("pl-controls")
         self.seat_box = widgets.VBox()
         self.add_seat_button = widgets.Button(description="Add seat")
         self.add_seat_button.on_click(self._guarded(lambda _b: self._change_seat_count(+1)))
@@ -241,6 +252,7 @@ class GameTable(widgets.VBox):
         self.scores_html = widgets.HTML()
         self.cli_html = widgets.HTML()
         self.log_html = widgets.HTML()
+        self.log_html.add_class("pl-log")
         self.panel = AnalysisPanel()
         self.gauge = WinChanceGauge()
         widgets.link((self, "coach"), (self.panel, "coach"))
@@ -249,12 +261,21 @@ class GameTable(widgets.VBox):
              self.finished_html, self.gauge, self.cli_html],
             layout=widgets.Layout(width="560px", margin="0 12px 0 0"),
         )
+        left.add_class("pl-left")
         right = widgets.VBox([self.scores_html, self.log_html],
                              layout=widgets.Layout(width="440px"))
+        right.add_class("pl-right")
+        main = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap"))
+        main.add_class("pl-main")
+        style = widgets.HTML(STYLESHEET)
+        style.add_class("pl-style")
+        self.title_html.add_class("pl-title")
+        self.settings.add_class("pl-settings")
+        self.objective_note.add_class("pl-note")
+        self.panel.add_class("pl-panel")
         self.children = [
-            widgets.HTML(STYLESHEET), self.title_html, controls, self.settings,
-            widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap")),
-            self.objective_note, self.panel,
+            style, self.title_html, controls, self.settings, main, self.objective_note,
+            self.panel,
         ]
 
     def _guarded(self, fn: Callable[..., Any]) -> Callable[..., None]:
@@ -377,6 +398,20 @@ class GameTable(widgets.VBox):
 
     def _on_objective_toggle(self, change: Any) -> None:
         self.objective = change["new"]
+
+    @observe("projector")
+    def _projector_changed(self, change: Any) -> None:
+        if hasattr(self, "projector_toggle") and self.projector_toggle.value != change["new"]:
+            self.projector_toggle.value = change["new"]
+        if change["new"]:
+            self.add_class("pushluck-projector")
+        else:
+            self.remove_class("pushluck-projector")
+        if hasattr(self, "panel"):
+            self.panel.set_projector(bool(change["new"]))
+
+    def _on_projector_toggle(self, change: Any) -> None:
+        self.projector = change["new"]
 
     def _win_task(self, engine: Engine) -> Any:
         """The chance-to-win computation for the position now, or None where no whole-game
@@ -577,7 +612,7 @@ class GameTable(widgets.VBox):
             self._syncing = False
         self.title_html.value = (
             f"<h2 style='margin:4px 0'>{escape(self.spec.title)}</h2>"
-            f"<div>{escape(self.spec.blurb)}</div>"
+            f"<div class='pl-blurb'>{escape(self.spec.blurb)}</div>"
         )
         self._sync_seat_widgets()
         self._build_option_widgets()
@@ -743,6 +778,10 @@ class GameTable(widgets.VBox):
                                                           margin="4px"))
             button.add_class("pushluck-action")
             button.add_class(action_class(action))
+            if action == DRAW:
+                button.add_class("pushluck-risky")
+            elif action == STOP:
+                button.add_class("pushluck-safe")
             button.on_click(lambda _b, a=action: self.act(a))
             self._buttons[action] = button
         if button.description != label:
@@ -955,6 +994,11 @@ class GameTable(widgets.VBox):
         return cli_line_html(self.spec.name, flags, options)
 
 
-def play(game: str = "pig", **kwargs: Any) -> GameTable:
-    """A table for ``game`` (one human seat against the optimal-turn bot by default)."""
-    return GameTable(game, **kwargs)
+def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> GameTable:
+    """A table for ``game`` (one human seat against the optimal-turn bot by default).  A Play
+    page has its own title, so the table shows its title only in projector mode (where the
+    page's text is folded away) unless ``title=True``."""
+    table = GameTable(game, **kwargs)
+    if not title:
+        table.title_html.add_class("pl-only-projector")
+    return table
