@@ -54,7 +54,7 @@ def test_pig_to_10_at_12_win_coach_says_hold():
     assert 5 / 6 < roll < 1
     code = table.cli_html.value
     assert "--objective win" in code and "data-objective=\"win\"" in code
-    assert "Chance to win the game (%)" in table.panel.fig_choice.layout.title.text
+    assert "Chance to win (%)" in table.panel.fig_choice.layout.title.text
 
 
 def test_pig_points_coach_never_counts_points_past_the_target():
@@ -184,3 +184,14 @@ def test_lands_uncharted_solo_with_two_seats_is_never_a_dead_end():
     assert "No game running" not in table.status_html.value
     table.options = {**table.options, "solo": False}
     assert table.engine is not None and table.variant.solo is False
+
+
+def test_numbers_are_written_for_people():
+    from pushluck_teach.ui import figures as F
+    from pushluck_teach.ui.analysis import percent_text
+
+    assert F.probability_text(Fraction(0)) == "0 (impossible)"
+    assert F.probability_text(Fraction(1)) == "1 (certain)"
+    assert F.value_text(15.0) == "15" and F.short_value(10.0) == "10"
+    assert F.value_text(Fraction(453, 50)) == "9.060 (= 453/50)"
+    assert percent_text(100.0) == "100 %" and percent_text(88.176) == "88.2 %"

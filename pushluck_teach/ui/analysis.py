@@ -488,7 +488,7 @@ class AnalysisPanel(widgets.VBox):
         ]
         best_key = "stop" if best == STOP else "optimal"
         F.update_choice(self.fig_choice, bars, best_key,
-                        f"Chance to win the game (%): best is {label(best)}")
+                        f"Chance to win (%): best is {label(best)}")
         self.fig_choice.layout.yaxis.title.text = "chance to win the game (%)"
         self._publish(self.fig_choice)
         rows = "".join(
@@ -507,7 +507,7 @@ class AnalysisPanel(widgets.VBox):
                          f"{escape(verdict)} for winning the game.")
         elif who:
             parts.append(f"{escape(who)}: {escape(numbers.description)}.")
-        parts.append(f"P(next draw busts) = {p_bust_span(numbers.p_bust)}.")
+        parts.append(f"Chance that the next draw busts: {p_bust_span(numbers.p_bust)}.")
         chances_text = "; ".join(f"{b.label}: {percent_text(b.value)}" for b in bars
                                  if b.value is not None)
         parts.append(f"Chance to win the game — {escape(chances_text)}.")
@@ -530,7 +530,7 @@ class AnalysisPanel(widgets.VBox):
         else:
             parts.append(f"{escape(who)}: {escape(numbers.description)}." if who else
                          f"{escape(numbers.description)}.")
-        parts.append(f"P(next draw busts) = {p_bust_span(numbers.p_bust)}.")
+        parts.append(f"Chance that the next draw busts: {p_bust_span(numbers.p_bust)}.")
         parts.append(f"Expected result of the turn with optimal play: "
                      f"{escape(F.value_text(numbers.ev_optimal))}.")
         if decided is None:
