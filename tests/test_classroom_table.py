@@ -195,3 +195,12 @@ def test_numbers_are_written_for_people():
     assert F.value_text(15.0) == "15" and F.short_value(10.0) == "10"
     assert F.value_text(Fraction(453, 50)) == "9.060 (= 453/50)"
     assert percent_text(100.0) == "100 %" and percent_text(88.176) == "88.2 %"
+
+
+def test_the_command_is_labelled_for_a_terminal_with_a_copy_button():
+    table = GameTable("lands-uncharted", seats=("human",), background=False)
+    table.act("draw")
+    html = table.cli_html.value
+    assert "Command for a terminal" in html
+    assert 'class="pushluck-copy"' in html and "navigator.clipboard" in html
+    assert 'class="pushluck-cli"' in html  # the hook the browser test reads

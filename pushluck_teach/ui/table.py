@@ -100,6 +100,18 @@ def format_option(value: Any) -> str:
     return str(value)
 
 
+#: copies the command next to it (a click on the command also selects all of it)
+COPY_BUTTON = (
+    '<button type="button" class="pushluck-copy" title="Copy the command" '
+    "onclick=\"const c = this.parentElement.querySelector('code.pushluck-cli'); "
+    "const done = () => { this.textContent = 'Copied'; "
+    "setTimeout(() => { this.textContent = 'Copy'; }, 1500); }; "
+    "if (navigator.clipboard) { navigator.clipboard.writeText(c.innerText).then(done); } "
+    "else { const r = document.createRange(); r.selectNodeContents(c); "
+    "const s = getSelection(); s.removeAllRanges(); s.addRange(r); }\">Copy</button>"
+)
+
+
 def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
                   objective: str = "points") -> str:
     """The "check it yourself" command for a position, as the DOM hook
@@ -119,10 +131,12 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
     data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
                           quote=True)
     return (
-        "<div>Check it yourself in a terminal: "
+        "<div class='pushluck-command'><span>Command for a terminal (check these numbers "
+        "yourself):</span> "
         f'<code class="pushluck-cli" data-game="{escape(game, quote=True)}" '
         f'data-flags="{data_flags}" data-options="{data_options}" '
-        f'data-objective="{escape(objective, quote=True)}">{escape(command)}</code></div>'
+        f'data-objective="{escape(objective, quote=True)}">{escape(command)}</code> '
+        f"{COPY_BUTTON}</div>"
     )
 
 

@@ -88,6 +88,8 @@ STYLESHEET = f"""
   color: #8A8A8A !important; border: 2px dashed #B5B5B5 !important; opacity: .6;
   box-shadow: none !important; cursor: not-allowed; }}
 .pushluck-cli {{ user-select: all; }}
+.pushluck-copy {{ font-size: 13px; padding: 1px 10px; margin-left: 4px; cursor: pointer;
+  border: 1px solid #777; border-radius: 4px; background: #fff; }}
 .pl-only-projector {{ display: none; }}
 .pl-details-toggle {{ display: none !important; }}
 /* Projector mode (GameTable.projector): at 1280x720 the table and the two key charts side by
