@@ -70,12 +70,14 @@ def test_pig_points_coach_never_counts_points_past_the_target():
 
 def test_pig_turn_value_is_capped_at_the_points_still_needed():
     spec = get_game("pig")
-    variant = spec.variant({"die_sides": 100})
-    model, state = spec.position(variant, drawn="60", score=0)
+    variant = spec.variant({"die_sides": 20})
+    model, state = spec.position(variant, drawn="17 12", score=80)
     analysis = TurnSolver(model, exact=True).analyse(state)
-    # 60 banked of the 100 needed; a roll gives 61-160 (each reaches the target at 100 at
-    # most with holding) or busts: uncapped the expected result was in the thousands.
-    assert analysis.ev_optimal <= 100
+    # 80 banked, 20 needed: the turn (29 so far) is worth min(29, 20) = 20 whatever happens
+    # next, so holding is best and nothing more can be gained (uncapped, a d20 turn is worth
+    # far more than 20 on average from 29).
+    assert analysis.ev_stop == 20 and analysis.ev_optimal == 20
+    assert analysis.best_action == "stop"
     model, state = spec.position(spec.variant(), drawn="2 3", score=95)
     analysis = TurnSolver(model, exact=True).analyse(state)
     assert analysis.ev_stop == 5 and analysis.ev_optimal == 5 and analysis.best_action == "stop"
