@@ -206,3 +206,24 @@ def test_the_command_is_labelled_for_a_terminal_with_a_copy_button():
     assert "Command for a terminal" in html
     assert 'class="pushluck-copy"' in html and "navigator.clipboard" in html
     assert 'class="pushluck-cli"' in html  # the hook the browser test reads
+
+
+def test_options_show_their_names_help_and_range_and_ask_before_ending_a_game():
+    table = GameTable("pig", seats=("human", "optimal"), background=False)
+    sides = table._option_widgets["die_sides"]  # noqa: SLF001
+    assert sides.description == "Die sides"  # the human name, not die_sides
+    helps = [row.children[1].value for row in table.option_box.children[1:]]
+    assert any("Allowed: 2-20" in text for text in helps)
+    table.act("draw")  # a game in progress
+    engine = table.engine
+    log = list(engine.log)
+    sides.value = 8
+    assert table.engine is engine and engine.log == log  # not ended yet
+    assert table.option_confirm.layout.display is None
+    assert "ends the game in progress" in table.option_confirm_text.value
+    table.option_cancel_button.click()
+    assert table.engine is engine and table.variant.die_sides == 6 and sides.value == 6
+    sides.value = 8
+    table.option_apply_button.click()
+    assert table.engine is not engine and table.variant.die_sides == 8
+    assert table.option_confirm.layout.display == "none"
