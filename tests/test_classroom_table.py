@@ -227,3 +227,22 @@ def test_options_show_their_names_help_and_range_and_ask_before_ending_a_game():
     table.option_apply_button.click()
     assert table.engine is not engine and table.variant.die_sides == 8
     assert table.option_confirm.layout.display == "none"
+
+
+def test_set_up_a_position_with_the_command_syntax():
+    table = GameTable("lands-uncharted", seats=("human",), background=False)
+    engine = table.engine
+    table.setup_position({"drawn": "5h 9s"})
+    assert not table.message_is_error, table.message
+    # three 5s and three 9s of the 50 cards left bust you (a first threat and an ally do not)
+    assert table.panel.p_bust_exact == "3/25"
+    assert '--drawn &quot;5h 9s&quot;' in table.cli_html.value
+    assert not any(not b.disabled for b in table.action_buttons.values())  # the game waits
+    table.setup_position({"drawn": "5h 5h"})  # bad input: a message, the set-up unchanged
+    assert table.message_is_error and table.panel.p_bust_exact == "3/25"
+    table.setup_back_button.click()
+    assert table.engine is engine and "Set-up position" not in table.status_html.value
+    pig = GameTable("pig", seats=("human", "optimal"), options={"target": 10},
+                    background=False, objective="points")
+    pig.setup_position({"drawn": "6 6"})
+    assert pig.panel.recommended == "stop"  # 12 reaches the target of 10: hold

@@ -267,9 +267,26 @@ class GameTable(widgets.VBox):
         self.option_confirm.add_class("pushluck-option-confirm")
         self.option_confirm.layout.display = "none"
         options_panel = widgets.VBox([self.preset_dropdown, self.option_box])
-        self.settings = widgets.Accordion(children=[seats_panel, options_panel])
+        self.setup_fields_box = widgets.VBox()
+        self._setup_fields: dict[str, widgets.Text] = {}
+        self.setup_button = widgets.Button(description="Show this position",
+                                           button_style="primary")
+        self.setup_button.on_click(self._guarded(lambda _b: self._on_setup()))
+        self.setup_back_button = widgets.Button(description="Back to the game")
+        self.setup_back_button.on_click(self._guarded(lambda _b: self._leave_setup()))
+        setup_panel = widgets.VBox([
+            widgets.HTML("<div class='pushluck-note'>Type a position as the <code>pushluck "
+                         "odds</code> command writes it (cards such as <code>5h 9s</code>, "
+                         "rolls such as <code>3 5</code>); the coach jumps there, the game "
+                         "waits.</div>"),
+            self.setup_fields_box,
+            widgets.HBox([self.setup_button, self.setup_back_button]),
+        ])
+        self._study: tuple[dict[str, str], Any, Any] | None = None
+        self.settings = widgets.Accordion(children=[seats_panel, options_panel, setup_panel])
         self.settings.set_title(0, "Players and bots")
         self.settings.set_title(1, "Rule options")
+        self.settings.set_title(2, "Set up a position")
         self.settings.selected_index = None
 
         self.status_html = widgets.HTML()
@@ -551,6 +568,43 @@ class GameTable(widgets.VBox):
         finally:
             self._syncing = False
 
+    # ---- set up a position -----------------------------------------------------------------
+    def _build_setup_fields(self) -> None:
+        self._study = None
+        self._setup_fields = {}
+        rows = []
+        for flag in self.spec.position_flags:
+            if flag.positional:
+                continue
+            text = widgets.Text(description=flag.flag, placeholder=flag.help,
+                                continuous_update=False, style={"description_width": "initial"},
+                                layout=widgets.Layout(width="520px"))
+            self._setup_fields[flag.name] = text
+            rows.append(text)
+        self.setup_fields_box.children = rows
+
+    def setup_position(self, flags: dict[str, str]) -> None:
+        """Jump the coach to a position given as ``pushluck odds`` flags (the game waits)."""
+        for name, widget in self._setup_fields.items():
+            widget.value = flags.get(name, "")
+        self._guarded(self._on_setup)()
+
+    def _on_setup(self) -> None:
+        flags = {name: w.value.strip() for name, w in self._setup_fields.items()
+                 if w.value.strip()}
+        model, state = self.spec.position_from_flags(self.variant, flags)
+        if not model.actions(state):
+            raise RulesError("that position is already over: nothing to decide")
+        self._study = (flags, model, state)
+        self._say(f"Set-up position: {model.describe(state)}. The game waits: press Back to "
+                  "the game to play on.")
+        self._refresh()
+
+    def _leave_setup(self) -> None:
+        self._study = None
+        self._say("Back to the game.")
+        self._refresh()
+
     def _matching_preset(self) -> str:
         for name, preset in self.spec.presets.items():
             if preset == self.variant:
@@ -688,6 +742,7 @@ class GameTable(widgets.VBox):
         )
         self._sync_seat_widgets()
         self._build_option_widgets()
+        self._build_setup_fields()
         self._new_game()
 
     def _on_seed_text(self, change: Any) -> None:
@@ -719,6 +774,7 @@ class GameTable(widgets.VBox):
         self._guarded(self._new_game)()
 
     def _new_game(self) -> None:
+        self._study = None
         self.engine = None
         self._decision = None
         self.panel.reset_turn()
@@ -832,6 +888,9 @@ class GameTable(widgets.VBox):
             self.panel.show_nothing("No game running.")
             self.gauge.clear()
             return
+        if self._study is not None:
+            self._render_study(engine)
+            return
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
         human_to_move = not engine.is_over and self._bots[engine.current_player] is None
@@ -842,6 +901,24 @@ class GameTable(widgets.VBox):
         self._render_log(engine)
         self._render_finished(engine, view)
         self._render_analysis(engine, view, human_to_move)
+
+    def _render_study(self, engine: Engine) -> None:
+        """A set-up position: the coach and the command describe it; the game waits."""
+        flags, model, state = self._study
+        self._render_buttons(())
+        self.status_html.value = (
+            "<div class='pushluck-status'><strong>Set-up position</strong> (the game waits): "
+            f"{escape(model.describe(state))}</div>")
+        self.cards_html.value = ""
+        self.gauge.clear()
+        self.objective_note.value = ("<div class='pushluck-note'>The coach aims for the most "
+                                     "points this turn in a set-up position.</div>")
+        self.cli_html.value = cli_line_html(self.spec.name, flags,
+                                            self.variant.changed_options())
+        if self.coach == "off":
+            return
+        self.panel.show(model, state, turn_key=("setup", tuple(sorted(flags.items()))),
+                        who="Set-up position", action_label=engine.action_label)
 
     def _button(self, action: str, label: str) -> widgets.Button:
         button = self._buttons.get(action)
