@@ -356,7 +356,14 @@ def check_numbers(page, timeout: float = 90.0) -> dict | None:
             return None
         flags = json.loads(shown["flags"])
         odds = cli_odds(shown["game"], flags, json.loads(shown["options"]))
-        wrong = numbers_disagree(shown, odds)
+        if shown.get("objective") == "win":  # the coach aims at winning the game
+            wrong = ([] if odds.get("objective") == "win" else ["the command is not --objective"
+                                                                " win"])
+            if shown.get("best") != odds["best_action"]:
+                wrong.append(f"best action: page {shown.get('best')}, command "
+                             f"{odds['best_action']}")
+        else:
+            wrong = numbers_disagree(shown, odds)
         if not wrong:
             return {"flags": flags, **shown}
         if time.monotonic() > deadline:

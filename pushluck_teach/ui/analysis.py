@@ -543,8 +543,11 @@ class AnalysisPanel(widgets.VBox):
         if decided is None:
             parts.append(f"Recommended for the best chance to win: "
                          f"<strong>{escape(label(best))}</strong>.")
+        hook = (f'<span class="pushluck-numbers-hook" hidden data-objective="win" '
+                f'data-p-bust="{F.fraction_text(numbers.p_bust, "n/a")}" '
+                f'data-best="{escape(str(best), quote=True)}"></span>')
         self.headline.value = ("<div class='pushluck-headline' data-objective='win'>"
-                               + " ".join(parts) + "</div>")
+                               + " ".join(parts) + hook + "</div>")
         self.recommended = best
         self.objective_shown = "win"
 
