@@ -232,9 +232,13 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
         assert marker not in text.lower(), f"{notebook}: a widget shows {marker!r}"
 
 
-def cli_odds(game: str, flags: dict[str, str], options: dict[str, str]) -> dict:
-    """``pushluck odds GAME ... --json --exact`` for the position a page reports."""
+def cli_odds(game: str, flags: dict[str, str], options: dict[str, str],
+             objective: str = "points") -> dict:
+    """``pushluck odds GAME ... --json --exact`` for the position a page reports (with
+    ``--objective win`` when the page's command has it)."""
     args = [sys.executable, "-m", "pushluck_teach.cli", "odds", game, "--json", "--exact"]
+    if objective == "win":
+        args += ["--objective", "win"]
     for key, value in flags.items():
         args += [f"--{key.replace('_', '-')}", str(value)]
     for key, value in options.items():
@@ -321,7 +325,8 @@ READ_NUMBERS = """() => {
   const hook = document.querySelector('.pushluck-numbers-hook');
   if (!cli || !hook) return null;
   return Object.assign({game: cli.dataset.game, flags: cli.dataset.flags,
-                        options: cli.dataset.options || '{}'}, hook.dataset);
+                        options: cli.dataset.options || '{}',
+                        command_objective: cli.dataset.objective || 'points'}, hook.dataset);
 }"""
 ODDS_KEYS = {"pBust": "p_bust_next", "evStop": "ev_stop", "evDrawOnce": "ev_draw_once",
              "evOptimal": "ev_optimal"}
@@ -355,7 +360,8 @@ def check_numbers(page, timeout: float = 90.0) -> dict | None:
         if shown.get("best", "n/a") == "n/a":
             return None
         flags = json.loads(shown["flags"])
-        odds = cli_odds(shown["game"], flags, json.loads(shown["options"]))
+        odds = cli_odds(shown["game"], flags, json.loads(shown["options"]),
+                        objective=shown.get("command_objective", "points"))
         if shown.get("objective") == "win":  # the coach aims at winning the game
             wrong = ([] if odds.get("objective") == "win" else ["the command is not --objective"
                                                                 " win"])
