@@ -200,6 +200,10 @@ class MarkovChainLesson(widgets.VBox):
             if "too large" in text:
                 text += " Draw a few cards (or lower T) to get a chain small enough to draw."
             self.message.value = message_html(text, error=True)
+            replace_figure_and_shapes(self.heatmap, chain_heatmap_figure(_empty_chain()))
+            replace_figure(self.graph, chain_graph_figure(_empty_chain()))
+            self.summary.value = ""
+            self.question.set_answer(None, no_answer="Pick a chain small enough to draw first.")
             return
         chain = facts.chain
         self.message.value = message_html(

@@ -148,7 +148,7 @@ class WhenToStopLesson(widgets.VBox):
             pos = lesson_position(self.game.value, self.drawn.value)
             facts = lesson_when_to_stop(pos)
         except BAD_INPUT as exc:
-            self.message.value = message_html(str(exc), error=True)
+            self.show_error(str(exc))
             return
         self.message.value = message_html(f"Position: {facts.description}.")
         replace_figure(self.bars, choice_bars_figure(facts, f"{pos.title}: this position"))
@@ -165,5 +165,12 @@ class WhenToStopLesson(widgets.VBox):
             f"policy says <b>{escape(facts.best_action)}</b>: they {agree}.</p>"
         )
         self.question.set_answer(facts.ev_draw_once)
+
+    def show_error(self, text: str) -> None:
+        """A bad position: the error line, and no bars, values or answer of an older one."""
+        self.message.value = message_html(text, error=True)
+        replace_figure(self.bars, choice_bars_figure(None))
+        self.summary.value = ""
+        self.question.set_answer(None, no_answer="Fix the position first: " + text)
 
 
