@@ -24,7 +24,7 @@ import numpy as np
 from IPython.display import display
 
 from pushluck_teach.games.base import Variant
-from pushluck_teach.ui.figures import sync_widget_state
+from pushluck_teach.ui.figures import live_figure, sync_widget_state
 from pushluck_teach.ui.lessons.answers import CheckAnswer
 from pushluck_teach.ui.whole_game import (
     expected_turns_chart,
@@ -39,6 +39,18 @@ from pushluck_teach.ui.whole_game import (
 
 #: ``evaluate_match(variant, first, second)``: a match result with ``p_win_first``.
 MatchFunction = Callable[[Variant, Any, Any], Any]
+
+
+def page_chart(figure: Any, *, carry_bundle: bool = False) -> Any:
+    """A chart for a lesson page: a live figure widget (:mod:`pushluck_teach.ui.figures`).
+
+    A plain plotly figure shown as a notebook output goes to Voilà's jupyterlab-plotly renderer,
+    which draws it but throws "r.setData is not a function" in the browser for every figure;
+    the lessons' figure widgets draw with the plotly bundle the page already holds.  One chart
+    per page carries that bundle (``carry_bundle=True``: the first one shown); the others share
+    it.
+    """
+    return live_figure(list(figure.data), figure.layout, carry_bundle=carry_bundle)
 
 
 @dataclass(frozen=True)
@@ -88,8 +100,8 @@ def rules_against_optimal(evaluate_match: MatchFunction, variant: Variant, rules
         values[rule] = average
         lines.append(f"{rule:>10}: wins {first:.4f} moving first, {second:.4f} moving second, "
                      f"{average:.4f} on average")
-    return LessonView(tuple(lines), (policy_comparison_chart(labels, chances, title=title),),
-                      values)
+    chart = page_chart(policy_comparison_chart(labels, chances, title=title))
+    return LessonView(tuple(lines), (chart,), values)
 
 
 def turns_alone(solitaire_turns: Callable[[Variant, int], Any], variant: Variant, hold_at: int,
@@ -98,7 +110,7 @@ def turns_alone(solitaire_turns: Callable[[Variant, int], Any], variant: Variant
     deviation and the distribution of the first ``shown`` turn counts."""
     alone = solitaire_turns(variant, hold_at)
     line = f"Holding at {hold_at}: {alone.expected:.3f} turns on average (sd {alone.sd:.3f})"
-    chart = turns_distribution_chart(alone.distribution[:shown], mean=alone.expected)
+    chart = page_chart(turns_distribution_chart(alone.distribution[:shown], mean=alone.expected))
     return LessonView((line,), (chart,), {"expected": alone.expected, "sd": alone.sd})
 
 
@@ -108,7 +120,8 @@ def turns_by_hold_total(solitaire_turns: Callable[[Variant, int], Any], variant:
     total."""
     totals = list(hold_totals)
     runs = [solitaire_turns(variant, n) for n in totals]
-    chart = expected_turns_chart(totals, [r.expected for r in runs], sd=[r.sd for r in runs])
+    chart = page_chart(expected_turns_chart(totals, [r.expected for r in runs],
+                                            sd=[r.sd for r in runs]))
     return LessonView((), (chart,), {"expected": [r.expected for r in runs]})
 
 
@@ -120,7 +133,8 @@ def rules_give_away(threshold_give_away: Callable[[Variant], Any], variant: Vari
     thresholds, chances = away.series()
     lines = tuple(f"best {kind:>9} rule: {rule:<13} wins {chance:.4f}, gives away "
                   f"{0.5 - chance:.4f}" for kind, (rule, chance) in away.best.items())
-    return LessonView(lines, (threshold_rule_chart(thresholds, chances),), {"best": away.best})
+    chart = page_chart(threshold_rule_chart(thresholds, chances))
+    return LessonView(lines, (chart,), {"best": away.best})
 
 
 def give_away_by_target(optimal_solution: Callable[[Variant], Any],
@@ -147,9 +161,9 @@ def solo_model_vs_game(comparison: Any, label: str, *, title: str,
     out = f" ({out_word} {model.p_out:.2%})" if out_word else ""
     line = (f"{label}: model mean {model.mean:.2f}{out}, real game {simulated.mean:.2f} "
             f"± {comparison.stderr:.2f} ({simulated.n} games)")
-    chart = solo_distribution_chart(model.scores, model.probabilities, comparison.sim_scores,
-                                    comparison.sim_probabilities, mean=model.mean,
-                                    sim_mean=simulated.mean, title=title)
+    chart = page_chart(solo_distribution_chart(
+        model.scores, model.probabilities, comparison.sim_scores, comparison.sim_probabilities,
+        mean=model.mean, sim_mean=simulated.mean, title=title))
     return LessonView((line,), (chart,), {"model_mean": model.mean,
                                           "simulated_mean": simulated.mean})
 
@@ -177,9 +191,9 @@ class PositionExplorer(widgets.VBox):
         self.theirs = widgets.IntSlider(value=opp_score, min=0, max=target - 1,
                                         description="Opponent", continuous_update=False)
         totals, rolls, holds = self._series(my_score, opp_score)
-        self.gauge = win_gauge(float(start[my_score, opp_score]), widget=True,
-                               title="Chance to win (start of turn)")
-        self.chart = roll_hold_chart(totals, rolls, holds, widget=True)
+        self.gauge = page_chart(win_gauge(float(start[my_score, opp_score]),
+                                          title="Chance to win (start of turn)"))
+        self.chart = page_chart(roll_hold_chart(totals, rolls, holds))
         self.advice = widgets.HTML(self._advice(my_score, opp_score, totals, rolls, holds))
         self.advice.add_class("pushluck-lesson-advice")
         self.mine.observe(lambda _: self.refresh(), "value")
@@ -234,6 +248,6 @@ def chance_question(question: str, chance: float, explanation: str = "") -> Chec
 
 __all__ = [
     "LessonView", "PositionExplorer", "both_seats", "chance_question", "give_away_by_target",
-    "percent_text", "rules_against_optimal", "rules_give_away", "solo_model_vs_game",
+    "page_chart", "percent_text", "rules_against_optimal", "rules_give_away", "solo_model_vs_game",
     "turns_alone", "turns_by_hold_total",
 ]
