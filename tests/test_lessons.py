@@ -186,3 +186,11 @@ def test_lesson_6_questions_are_typed():
         assert question.check() is ok, typed
     question.reveal()
     assert "53.47%" in question.feedback.value and "why" in question.feedback.value
+
+
+def test_lesson_2_switching_game_starts_from_its_example_not_a_dead_end():
+    lesson = L.WhenToStopLesson(game="hit-list", drawn="9h 6c")
+    lesson.game.value = "pig"  # "9h 6c" are not rolls: the game's example position comes instead
+    assert lesson.drawn.value == "3 5" and ERROR_COLOUR not in lesson.message.value
+    # Pig from a turn total of 8: one roll then hold is worth (5*8 + 20)/6 = 10 by hand.
+    assert lesson.question.answer == 10
