@@ -46,6 +46,15 @@ def test_lesson_1_answer_is_the_hand_count():
     assert "data-exact='3/25'" in lesson.counts.value
 
 
+def test_lesson_1_think_about_it_an_ace_makes_the_risk_fall_to_zero():
+    # "Why can the bust risk fall after a draw?": an ace is an ally that stops the next bust,
+    # so after 5h 9s Ah no card can end the turn (hand count: 0 dangerous cards).
+    lesson = L.NextCardLesson(game="lands-uncharted", drawn="5h 9s Ah")
+    assert lesson.question.answer == 0
+    bust_line = lesson.path_fig.data[0].y
+    assert bust_line[2] == pytest.approx(3 / 25) and bust_line[3] == 0
+
+
 # ---- Lesson 2 -----------------------------------------------------------------------------
 
 
