@@ -194,3 +194,20 @@ def test_lesson_2_switching_game_starts_from_its_example_not_a_dead_end():
     assert lesson.drawn.value == "3 5" and ERROR_COLOUR not in lesson.message.value
     # Pig from a turn total of 8: one roll then hold is worth (5*8 + 20)/6 = 10 by hand.
     assert lesson.question.answer == 10
+
+
+def test_lessons_3_and_5_clear_an_old_position_after_an_input_error():
+    chain = L.MarkovChainLesson(game="pig", threshold=20, examples=CHAIN_EXAMPLES)
+    assert chain.graph.data[1].x and chain.question.answer is not None
+    chain.drawn.value = "1"
+    assert ERROR_COLOUR in chain.message.value
+    assert not chain.graph.data[1].x and chain.summary.value == ""
+    assert chain.question.answer is None
+
+    variants = L.RuleVariantsLesson(game="lands-uncharted", drawn="5h 9s 7c", left="standard",
+                                    right="buried-treasure")
+    assert variants.question.answer == 5
+    variants.drawn.value = "5h 5h"
+    assert ERROR_COLOUR in variants.message.value and "5h" in variants.message.value
+    assert variants.left_html.value == variants.right_html.value == ""
+    assert not variants.figure.data[0].x and variants.question.answer is None
