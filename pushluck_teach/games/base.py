@@ -4,14 +4,14 @@ A game module (one file in ``games/``) defines three things and registers them w
 :func:`register`:
 
 * a **variant**: a frozen, keyword-only dataclass subclassing :class:`Variant`, holding every
-  option RULES.md lists for the game with its default, validated in ``__post_init__``;
+  option docs/rules.md lists for the game with its default, validated in ``__post_init__``;
 * a **turn model**: a :class:`TurnModel`, the rules of one turn as an explicit finite Markov
   decision process.  States are hashable; ``actions(state)`` lists the legal actions (empty for
   a terminal state); ``transitions(state, action)`` lists ``(weight, next_state)`` pairs with
   positive integer weights, so that the probability of each outcome is ``weight / total weight``
   exactly (a deterministic action has one pair of weight 1).  ``payoff(terminal)`` is the turn
-  objective of RULES.md.  The canonical actions are :data:`DRAW` and :data:`STOP`; a game may add
-  others (the ace's value in Hit List, say);
+  objective of docs/rules.md.  The canonical actions are :data:`DRAW` and :data:`STOP`; a game
+  may add others (the ace's value in Hit List, say);
 * a **play engine**: an :class:`Engine`, the whole multi-player game with a real shuffled deck
   driven by a seeded ``random.Random``.
 
@@ -189,7 +189,8 @@ class TurnModel(ABC, Generic[State]):
 
     @abstractmethod
     def payoff(self, terminal: State) -> Number:
-        """The turn objective of a terminal state (RULES.md, "Turn objective for analysis")."""
+        """The turn objective of a terminal state (docs/rules.md, "The turn objective used for
+        analysis")."""
 
     @abstractmethod
     def is_bust(self, terminal: State) -> bool:
@@ -233,7 +234,7 @@ class TurnModel(ABC, Generic[State]):
 
 @dataclass(frozen=True)
 class TurnRecord:
-    """How one finished turn went: ``result`` is the turn objective of RULES.md."""
+    """How one finished turn went: ``result`` is the turn objective of docs/rules.md."""
 
     player: int
     result: Number
