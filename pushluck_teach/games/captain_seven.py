@@ -36,7 +36,8 @@ a new one replaces the old).  Readings of the relic rules where docs/rules.md is
   drawer).  Bots always pass, and bots never keep relics (``stop`` stashes without keeping).
 
 Turn model (:class:`CaptainSevenTurnModel`).  Objective: doubloons stashed this turn
-(docs/rules.md); with the ace, a caught turn still stashes a third.  Suits never matter and 10/J/Q/K all count 10,
+(docs/rules.md); with the ace, a caught turn still stashes a third.  Suits never matter and
+10/J/Q/K all count 10,
 so a state is the number of cards out of the deck per value class ``1 2 3 4 5 6 8 9 10 7 joker``
 (this turn's cards, discarded cards and relics held) together with the turn total, whether a
 counting card has been drawn yet (the first card cannot catch), and, only while a jack or queen

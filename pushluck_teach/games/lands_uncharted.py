@@ -32,8 +32,8 @@ Turn objective.  The change of the player's score this turn: the treasure banked
 treasure bonus at exactly 21), 0 on a bust, and on a declared double-or-nothing turn the bank
 ``target - score`` or, on a bust, ``max(0, target - 20) - score`` (negative).  On an ordinary
 turn this is exactly docs/rules.md's "treasure banked this turn".  When double or nothing is on
-and the player is eligible, the turn model offers ``declare`` at the turn start, so the solver compares
-the two kinds of turn by the same objective.
+and the player is eligible, the turn model offers ``declare`` at the turn start, so the solver
+compares the two kinds of turn by the same objective.
 
 Turn model (an exact finite MDP).  Suits matter only for the cursed queens, so cards fall in
 *classes*: 0 = ace, 1..9 = the number ranks 2..10 (class ``c`` is rank ``c + 1``), 10 = plain
