@@ -88,6 +88,7 @@ from typing import Any
 
 from pushluck_teach.cards import Card, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
+    ALLIES,
     DRAW,
     DRAWN,
     REMOVED,
@@ -962,7 +963,7 @@ SPEC = register(GameSpec(
     deck=lambda variant: standard_cards(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("allies", "allies held from earlier turns", int),
+        ALLIES,
         Flag("score", "the score on a declared double-or-nothing turn", int),
     ),
     example={"drawn": "5h 9s"},
