@@ -1,0 +1,549 @@
+"""Lost Cities bots, three strengths (part of the Lost Cities game, :mod:`.lost_cities`).
+
+Each bot reads only what its seat may know: its own hand, the face-up cards, the deck count and
+the cards the opponent was seen taking from a discard pile.  Each takes a seeded
+``random.Random`` (or a seed) and answers ``choose(engine) -> action``.
+
+* :class:`RuleOfThumbBot` (``simple``): plays onto an open expedition when the gap is small,
+  opens a colour when the hand already holds 18 points of it, discards what it cannot use and
+  the opponent cannot use either, draws a discard only when it fits an open expedition.
+* :class:`OddsBot` (``odds``): values every colour with the exact expedition plan of
+  :func:`~pushluck_teach.games.lost_cities.plan_distribution` (in floating point): opens a colour,
+  adds a handshake or discards by the change of expected final score, minus what a discard
+  would give the opponent; takes a discard when it raises the expected total, clock included.
+* :class:`SearchBot` (``search``): determinized sampling.  It deals the unseen cards at random
+  consistently with what it knows (the opponent's known cards, the deck count) ``samples`` times;
+  for every candidate move and every deal it evaluates the match's end with the future draws
+  known (each colour's cards played in rising order within the turns left, a colour opened only
+  if it pays, cards below the expedition's top dead) minus what its discards give the opponent,
+  and picks the move with the best average.  Cost per move: ``samples x candidates`` evaluations
+  of a few hundred operations (well under a second; see ``benchmarks/bench_lost_cities.py``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pushluck_teach.games.base import RulesError
+from pushluck_teach.games.lost_cities import (
+    COLOURS,
+    DECK,
+    DISCARD,
+    DRAW_FROM,
+    EXPEDITION_COST,
+    HANDSHAKE,
+    PLAY,
+    LCCard,
+    LostCitiesEngine,
+    PlanMeans,
+    _playable,
+    _schedule,
+    full_deck,
+    parse_card,
+    score_from_counts,
+)
+
+FULL_DECK = full_deck()
+
+
+def _rng(seed: random.Random | int | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What one player may know of the table."""
+
+    me: int
+    hand: tuple[LCCard, ...]
+    mine: tuple[tuple[LCCard, ...], ...]        # my expeditions by colour
+    theirs: tuple[tuple[LCCard, ...], ...]      # the opponent's expeditions
+    piles: tuple[tuple[LCCard, ...], ...]       # discard piles (top last)
+    deck_left: int
+    phase: str
+    just_discarded: str | None
+    their_known: tuple[LCCard, ...]             # seen going into the opponent's hand
+
+    @classmethod
+    def of(cls, engine: LostCitiesEngine) -> Seat:
+        me = engine.current_player
+        return cls(me, engine.hand(me),
+                   tuple(engine.expedition(me, c) for c in COLOURS),
+                   tuple(engine.expedition(1 - me, c) for c in COLOURS),
+                   tuple(engine.discard_pile(c) for c in COLOURS),
+                   engine.deck_left, engine.phase, engine.just_discarded,
+                   engine.known_in_hand(1 - me))
+
+    def top(self, colour: int, side: Sequence[tuple[LCCard, ...]] | None = None) -> int:
+        pile = (side or self.mine)[colour]
+        return pile[-1].rank if pile else -1
+
+    def unseen(self) -> list[LCCard]:
+        """The deck and the opponent's hand, as a list of cards (handshakes repeated)."""
+        rest = list(FULL_DECK)
+        for card in self.hand:
+            rest.remove(card)
+        for group in (self.mine, self.theirs, self.piles):
+            for pile in group:
+                for card in pile:
+                    rest.remove(card)
+        return rest
+
+
+def _parse(action: str) -> tuple[str, str]:
+    verb, _, what = action.partition(":")
+    return verb, what
+
+
+def _opponent_gain(seat: Seat, card: LCCard) -> float:
+    """What a discard may hand the opponent: the card's points on their open expedition."""
+    pile = seat.theirs[card.colour_index]
+    if not pile or not _playable(card.rank, pile[-1].rank):
+        return 0.0
+    handshakes = sum(c.is_handshake for c in pile)
+    return float(max(card.rank, 1) * (1 + handshakes))
+
+
+# --------------------------------------------------------------------------------------------
+# Rule of thumb
+
+
+@dataclass
+class RuleOfThumbBot:
+    """Simple rules a casual player uses (see the module docstring)."""
+
+    seed: random.Random | int | None = 0
+    name: str = "simple"
+    open_points: int = 18
+    max_gap: int = 3
+
+    def __post_init__(self) -> None:
+        self.rng = _rng(self.seed)
+
+    def choose(self, engine: LostCitiesEngine) -> str:
+        seat = Seat.of(engine)
+        legal = engine.legal_actions()
+        if seat.phase == DRAW_FROM:
+            return self._draw(seat, legal)
+        return self._play(seat, legal)
+
+    def _play(self, seat: Seat, legal: tuple[str, ...]) -> str:
+        best: tuple[float, str] | None = None
+        for card in sorted(set(seat.hand)):
+            if f"{PLAY}:{card.code}" not in legal:
+                continue
+            top = seat.top(card.colour_index)
+            if top >= 0 or (top == HANDSHAKE and card.is_handshake):
+                gap = 0 if card.is_handshake else card.rank - max(top, 1)
+                if gap <= self.max_gap or seat.deck_left <= 6:
+                    key = (gap, f"{PLAY}:{card.code}")
+                    best = min(best, key) if best else key
+        if best:
+            return best[1]
+        for colour in range(len(COLOURS)):
+            if seat.mine[colour]:
+                continue
+            held = sorted(c for c in seat.hand if c.colour_index == colour)
+            points = sum(c.rank for c in held)
+            if held and points >= self.open_points and seat.deck_left >= 2 * len(held):
+                lowest = held[0] if points >= self.open_points + 7 else \
+                    min((c for c in held if not c.is_handshake), default=held[0])
+                return f"{PLAY}:{lowest.code}"
+        return f"{DISCARD}:{self._worst_card(seat).code}"
+
+    def _usefulness(self, seat: Seat, card: LCCard) -> float:
+        top = seat.top(card.colour_index)
+        if seat.mine[card.colour_index] and not _playable(card.rank, top):
+            return 0.0                                     # dead for me
+        same = sum(c.rank + 2 for c in seat.hand if c.colour_index == card.colour_index)
+        return 1.0 + same / 10 + (2.0 if seat.mine[card.colour_index] else 0.0)
+
+    def _worst_card(self, seat: Seat) -> LCCard:
+        return min(sorted(set(seat.hand)),
+                   key=lambda c: (self._usefulness(seat, c) + _opponent_gain(seat, c), c.rank))
+
+    def _draw(self, seat: Seat, legal: tuple[str, ...]) -> str:
+        for action in legal:
+            verb, what = _parse(action)
+            if what == DECK:
+                continue
+            colour = COLOURS.index(what)
+            card = seat.piles[colour][-1]
+            top = seat.top(colour)
+            if seat.mine[colour] and _playable(card.rank, top) and \
+                    (card.is_handshake or card.rank - max(top, 1) <= 2):
+                return action
+        return f"{DRAW_FROM}:{DECK}"
+
+
+# --------------------------------------------------------------------------------------------
+# Exact odds
+
+
+@dataclass
+class OddsBot:
+    """Decides by the exact expected final score of each colour (module docstring)."""
+
+    seed: random.Random | int | None = 0
+    name: str = "odds"
+    _cache: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
+    _means: PlanMeans = field(default_factory=PlanMeans, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = _rng(self.seed)
+
+    def colour_value(self, colour: int, expedition: Sequence[LCCard], held: Sequence[LCCard],
+                     unseen_ranks: Sequence[int], pool: int, schedule: str,
+                     committed: bool) -> float:
+        """Expected final score of a colour under the plan; an unopened colour may stay at 0."""
+        top = expedition[-1].rank if expedition else -1
+        pending = tuple(sorted(c.rank for c in held if _playable(c.rank, top)))
+        if not expedition and not pending:
+            return 0.0
+        avail = tuple(sorted(r for r in unseen_ranks if _playable(r, top)))
+        key = (top, sum(c.is_handshake for c in expedition), sum(c.rank for c in expedition),
+               len(expedition), pending, avail, pool, schedule)
+        if key not in self._cache:
+            self._cache[key] = self._means.mean(
+                top=top, handshakes=key[1], numbers_sum=key[2], count=key[3], pending=pending,
+                available=avail, pool=pool, schedule=schedule)
+        value = self._cache[key]
+        return value if committed or expedition else max(0.0, value)
+
+    def _values(self, seat: Seat, hand: Sequence[LCCard], mine: Sequence[Sequence[LCCard]],
+                unseen_by_colour: list[list[int]], pool: int, schedule: str) -> list[float]:
+        return [self.colour_value(c, mine[c], [x for x in hand if x.colour_index == c],
+                                  unseen_by_colour[c], pool, schedule, False)
+                for c in range(len(COLOURS))]
+
+    def choose(self, engine: LostCitiesEngine) -> str:
+        self._cache.clear()       # the deck count changes every turn (the plan states stay)
+        seat = Seat.of(engine)
+        unseen_by_colour: list[list[int]] = [[] for _ in COLOURS]
+        for card in seat.unseen():
+            unseen_by_colour[card.colour_index].append(card.rank)
+        legal = engine.legal_actions()
+        if seat.phase == PLAY:
+            return self._play(seat, legal, unseen_by_colour)
+        return self._draw(seat, legal, unseen_by_colour)
+
+    def _play(self, seat: Seat, legal: tuple[str, ...], unseen: list[list[int]]) -> str:
+        for card in sorted(set(seat.hand)):       # the next card of an open expedition
+            pile = seat.mine[card.colour_index]
+            if pile and not card.is_handshake and card.rank == max(pile[-1].rank, 1) + 1:
+                return f"{PLAY}:{card.code}"
+        pool = seat.deck_left + 8
+        after = _schedule(seat.deck_left, DRAW_FROM)
+        base = self._values(seat, seat.hand, seat.mine, unseen, pool, after)
+        best: tuple[float, str] | None = None
+        lowest = {c: min(x for x in seat.hand if x.colour_index == c and
+                         _playable(x.rank, seat.top(c)))
+                  for c in {x.colour_index for x in seat.hand
+                            if _playable(x.rank, seat.top(x.colour_index))}}
+        for action in legal:
+            verb, what = _parse(action)
+            card = parse_card(what)
+            c = card.colour_index
+            if verb == PLAY and card != lowest.get(c):
+                continue          # skipping cards you hold kills them: only the lowest
+            hand = list(seat.hand)
+            hand.remove(card)
+            held = [x for x in hand if x.colour_index == c]
+            if verb == PLAY:
+                value = self.colour_value(c, seat.mine[c] + (card,), held, unseen[c], pool,
+                                          after, True)
+            elif not seat.mine[c] and base[c] == 0 and not card.is_handshake:
+                value = -_opponent_gain(seat, card)   # a colour not worth opening stays shut
+            else:
+                value = self.colour_value(c, seat.mine[c], held, unseen[c], pool, after,
+                                          False) - _opponent_gain(seat, card)
+            gain = value - base[c]
+            key = (gain, action)
+            if best is None or key[0] > best[0] + 1e-9:
+                best = key
+        assert best is not None
+        return best[1]
+
+    def _draw(self, seat: Seat, legal: tuple[str, ...], unseen: list[list[int]]) -> str:
+        takeable = [a for a in legal if _parse(a)[1] != DECK and _playable(
+            seat.piles[COLOURS.index(_parse(a)[1])][-1].rank,
+            seat.top(COLOURS.index(_parse(a)[1])))]
+        if seat.deck_left <= 1 or not takeable:
+            return f"{DRAW_FROM}:{DECK}"
+        deck_total = sum(self._values(seat, seat.hand, seat.mine, unseen, seat.deck_left + 8,
+                                      _schedule(seat.deck_left, DRAW_FROM)))
+        # Taking a discard leaves the deck as it is: the opponent draws next, then you play.
+        later = _schedule(seat.deck_left - 1, PLAY)
+        best_action, best_total = f"{DRAW_FROM}:{DECK}", deck_total + 0.5
+        for action in takeable:
+            card = seat.piles[COLOURS.index(_parse(action)[1])][-1]
+            hand = seat.hand + (card,)
+            total = sum(self._values(seat, hand, seat.mine, unseen, seat.deck_left - 1 + 8,
+                                     later))
+            if total > best_total:
+                best_action, best_total = action, total
+        return best_action
+
+
+# --------------------------------------------------------------------------------------------
+# Determinized sampling
+
+
+def _colour_outcome(expedition: Sequence[LCCard], cards: Sequence[LCCard]) -> tuple[int, int]:
+    """Best final score of a colour when ``cards`` (held or drawn in time) are all known: the
+    playable ones in rising order.  Returns (score, cards played)."""
+    top = expedition[-1].rank if expedition else -1
+    handshakes = sum(c.is_handshake for c in expedition)
+    total = sum(c.rank for c in expedition)
+    count = len(expedition)
+    for card in sorted(cards):
+        if _playable(card.rank, top):
+            handshakes += card.is_handshake
+            total += card.rank
+            count += 1
+            top = card.rank
+    return score_from_counts(handshakes, total, count), count - len(expedition)
+
+
+def evaluate_end(mine: Sequence[Sequence[LCCard]], hand: Sequence[LCCard],
+                 draws: Sequence[LCCard], plays_left: int, committed: Sequence[bool],
+                 draw_first: bool) -> int:
+    """My match score at the end of one sampled deal, playing my remaining turns by a fixed
+    policy: each turn, of the open or ``committed`` colours, play the held card closest above
+    its expedition's top (handshakes first); cards below a top are dead; ``draws`` arrive one a
+    turn (before the turn's play when ``draw_first``, after it otherwise).
+
+    Whether to open a colour is decided before the deal is known (``committed``), so a sample
+    cannot open only the colours that happen to pay in it.
+    """
+    active = [bool(mine[c]) or committed[c] for c in range(len(COLOURS))]
+    tops = [pile[-1].rank if pile else -1 for pile in mine]
+    handshakes = [sum(c.is_handshake for c in pile) for pile in mine]
+    sums = [sum(c.rank for c in pile) for pile in mine]
+    counts = [len(pile) for pile in mine]
+    held: list[list[int]] = [[] for _ in COLOURS]
+    for card in hand:
+        if active[card.colour_index]:
+            held[card.colour_index].append(card.rank)
+    for ranks in held:
+        ranks.sort()
+    upcoming = iter(draws)
+
+    def take() -> None:
+        card = next(upcoming, None)
+        if card is not None and active[card.colour_index]:
+            bisect.insort(held[card.colour_index], card.rank)
+
+    for _ in range(plays_left):
+        if draw_first:
+            take()
+        best, best_gap = -1, 99
+        for colour in range(len(COLOURS)):
+            ranks = held[colour]
+            top = tops[colour]
+            while ranks and not _playable(ranks[0], top):
+                ranks.pop(0)
+            if ranks:
+                gap = 0 if ranks[0] == HANDSHAKE else ranks[0] - max(top, 1)
+                if gap < best_gap:
+                    best, best_gap = colour, gap
+        if best >= 0:
+            rank = held[best].pop(0)
+            tops[best] = rank
+            handshakes[best] += rank == HANDSHAKE
+            sums[best] += rank
+            counts[best] += 1
+        if not draw_first:
+            take()
+    return sum(score_from_counts(handshakes[c], sums[c], counts[c]) for c in range(len(COLOURS)))
+
+
+def worth_opening(held: Sequence[LCCard], unseen: Sequence[LCCard], plays_left: int,
+                  pool: int) -> bool:
+    """A quick, deal-independent judgement: the points held plus the expected points of the
+    unseen cards above the lowest held number (each drawn in time with chance D/u) beat 20."""
+    numbers = [c.rank for c in held if not c.is_handshake]
+    if not held or not numbers or pool <= 0:
+        return False
+    low = min(numbers)
+    chance = max(plays_left - 1, 0) / pool
+    expected = sum(numbers) + chance * sum(c.rank for c in unseen if c.rank > low)
+    return expected > EXPEDITION_COST
+
+
+@dataclass
+class SearchBot:
+    """Determinized sampling over the unseen cards (module docstring)."""
+
+    seed: random.Random | int | None = 0
+    name: str = "search"
+    samples: int = 16
+
+    def __post_init__(self) -> None:
+        self.rng = _rng(self.seed)
+
+    def _deals(self, seat: Seat) -> list[tuple[list[LCCard], list[LCCard]]]:
+        """``samples`` deals of the unseen cards: (the opponent's hand, the deck top first)."""
+        unseen = seat.unseen()
+        for card in seat.their_known:
+            unseen.remove(card)
+        free = 8 - len(seat.their_known)
+        deals = []
+        for _ in range(self.samples):
+            self.rng.shuffle(unseen)
+            deals.append((list(seat.their_known) + unseen[:free], unseen[free:]))
+        return deals
+
+    def choose(self, engine: LostCitiesEngine) -> str:
+        seat = Seat.of(engine)
+        legal = engine.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        unseen = seat.unseen()
+        plans = {action: self._plan(seat, action, unseen) for action in legal}
+        totals = dict.fromkeys(legal, 0.0)
+        for opponent, deck in self._deals(seat):
+            for action, (mine, hand, positions, plays, committed, card, first) in plans.items():
+                draws = [deck[i] for i in positions]
+                value = float(evaluate_end(mine, hand, draws, plays, committed, first))
+                if card is not None:
+                    value -= self._gift(seat, card, opponent)
+                totals[action] += value
+        return max(legal, key=lambda a: (round(totals[a], 9), a.startswith(PLAY)))
+
+    def _plan(self, seat: Seat, action: str, unseen: list[LCCard]) -> tuple[Any, ...]:
+        """What a move leaves: expeditions, hand, the deck places of my draws in time, my plays
+        left, the colours committed to, and the card discarded (if any)."""
+        verb, what = _parse(action)
+        n = seat.deck_left
+        mine = list(seat.mine)
+        discarded = None
+        draw_first = True
+        if verb == DRAW_FROM:
+            if what == DECK:      # I take deck[0]; the opponent deck[1]; my next deck[2]...
+                hand = seat.hand
+                plays = (n - 1) // 2
+                positions = [0] + list(range(2, n, 2))[:max(plays - 1, 0)]
+            else:                 # the deck stays: the opponent takes deck[0]
+                hand = seat.hand + (seat.piles[COLOURS.index(what)][-1],)
+                plays = n // 2
+                positions = list(range(1, n, 2))[:max(plays - 1, 0)]
+                draw_first = False
+        else:
+            card = parse_card(what)
+            rest = list(seat.hand)
+            rest.remove(card)
+            hand = tuple(rest)
+            if verb == PLAY:
+                mine[card.colour_index] = mine[card.colour_index] + (card,)
+            else:
+                discarded = card
+            plays = (n - 1) // 2  # my draw now (deck[0]), then floor((n - 1) / 2) turns
+            positions = list(range(0, n, 2))[:plays]
+        pool = n + 8
+        committed = tuple(
+            bool(mine[c]) or worth_opening([x for x in hand if x.colour_index == c],
+                                           [x for x in unseen if x.colour_index == c],
+                                           plays, pool)
+            for c in range(len(COLOURS)))
+        return mine, hand, positions, plays, committed, discarded, draw_first
+
+    @staticmethod
+    def _gift(seat: Seat, card: LCCard, opponent: Sequence[LCCard]) -> float:
+        """What a discard may give the opponent in this deal: its points on their open
+        expedition, or half of them if they hold lower cards of that colour."""
+        gain = _opponent_gain(seat, card)
+        if not gain and any(c.colour_index == card.colour_index and c.rank < card.rank
+                            for c in opponent):
+            gain = 0.5 * card.rank
+        return gain
+
+
+BOTS = {"simple": RuleOfThumbBot, "odds": OddsBot, "search": SearchBot}
+
+
+def make_bot(name: str, seed: random.Random | int | None = 0) -> Any:
+    """A Lost Cities bot by name: ``simple``, ``odds`` or ``search``."""
+    try:
+        return BOTS[name](seed)
+    except KeyError:
+        raise RulesError(f"unknown Lost Cities bot {name!r} (bots: {', '.join(BOTS)})") from None
+
+
+__all__ = ["BOTS", "OddsBot", "RuleOfThumbBot", "SearchBot", "Seat", "evaluate_end",
+           "make_bot"]
+
+
+# --------------------------------------------------------------------------------------------
+# Matches between bots
+
+
+MAX_ACTIONS = 2_000   # a match of two sane bots takes about 100 actions
+
+
+def play_match(bots: Sequence[Any], deal_seed: int) -> tuple[int, int]:
+    """One match (``matches=1``) on the deal ``deal_seed``; ``bots[i]`` sits in seat ``i``.
+    Returns the two seats' match scores."""
+    from pushluck_teach.games.lost_cities import LostCitiesVariant
+
+    engine = LostCitiesEngine(LostCitiesVariant(matches=1), 2, deal_seed)
+    for _ in range(MAX_ACTIONS):
+        if engine.is_over:
+            totals = engine.match_results[0].totals
+            return totals[0], totals[1]
+        engine.act(bots[engine.current_player].choose(engine))
+    raise RulesError(f"deal {deal_seed}: no end after {MAX_ACTIONS} actions (bots loop)")
+
+
+def play_mirrored(make_a: Any, make_b: Any, deal_seed: int) -> tuple[int, int]:
+    """The deal played twice with the seats swapped; returns (A's points - B's points) of each
+    of the two matches.  ``make_a(seed)`` / ``make_b(seed)`` build fresh seeded bots."""
+    first = play_match((make_a(deal_seed), make_b(deal_seed)), deal_seed)
+    second = play_match((make_b(deal_seed), make_a(deal_seed)), deal_seed)
+    return first[0] - first[1], second[1] - second[0]
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """Bot A against bot B on mirrored deals: per-match point difference (A - B) and wins.
+
+    The deal pairs are the independent units: the 95 % interval is ``mean ± 1.96 s / sqrt(n)``
+    with ``s`` the standard deviation of the pairs' mean differences (normal approximation).
+    """
+
+    a: str
+    b: str
+    pairs: int
+    mean_difference: float
+    half_width: float
+    a_wins: int
+    b_wins: int
+    ties: int
+
+    @property
+    def win_rate(self) -> float:
+        """A's share of the matches, a tie counting half."""
+        return (self.a_wins + self.ties / 2) / (2 * self.pairs)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self.mean_difference - self.half_width, self.mean_difference + self.half_width)
+
+
+def duel(make_a: Any, make_b: Any, pairs: int, first_seed: int = 0) -> DuelResult:
+    """``pairs`` mirrored deals (seeds ``first_seed, first_seed + 1, ...``)."""
+    pair_means: list[float] = []
+    wins = [0, 0, 0]
+    for seed in range(first_seed, first_seed + pairs):
+        diffs = play_mirrored(make_a, make_b, seed)
+        pair_means.append(sum(diffs) / 2)
+        for d in diffs:
+            wins[0 if d > 0 else 1 if d < 0 else 2] += 1
+    n = len(pair_means)
+    mean = sum(pair_means) / n
+    var = sum((x - mean) ** 2 for x in pair_means) / (n - 1) if n > 1 else 0.0
+    return DuelResult(make_a(0).name, make_b(0).name, n, mean, 1.96 * (var / n) ** 0.5, *wins)
