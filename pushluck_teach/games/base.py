@@ -245,15 +245,21 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class CardZone:
-    """One place cards lie on a card-play table (a hand, an expedition, a discard pile...):
-    ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in
-    order (any game's notation); ``hidden`` zones show only their size."""
+    """One place cards lie on a card-play table: a hand, an expedition, a discard pile, the deck.
+
+    ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
+    (any game's notation; a pile's top last); a ``hidden`` zone lists no cards but still
+    ``count``s them.  ``key`` is stable (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the
+    zone's colour or suit code, if it has one.
+    """
 
     key: str
     label: str
     owner: int | None
     cards: tuple[str, ...]
+    count: int
     hidden: bool = False
+    colour: str | None = None
 
 
 @dataclass(frozen=True)
@@ -262,7 +268,8 @@ class TableView:
 
     ``turn_cards`` are the cards of the current turn in the order drawn (for Incan Gold: the
     cards flipped this round; for Pig: empty, with the rolls in ``turn_dice``).  ``zones`` are
-    the hands, expeditions and piles of a card-play game (empty for draw/stop games).
+    the hands, expeditions and piles of a card-play game (empty for draw/stop games), as seen by
+    ``viewer`` (the player whose hand is shown; ``None``: no hand shown).
     ``turn_lines`` and ``player_lines`` are short texts (allies held, relics, gems carried, hits,
     botches...).
     """
@@ -279,6 +286,7 @@ class TableView:
     finished_text: str = ""
     turn_dice: tuple[int, ...] = ()
     zones: tuple[CardZone, ...] = ()
+    viewer: int | None = None
 
 
 class Engine(ABC):
