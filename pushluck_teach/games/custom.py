@@ -79,7 +79,12 @@ from typing import Any
 
 from pushluck_teach.cards import RANKS, SUITS, Card, CardError, parse_card, parse_cards
 from pushluck_teach.games.base import (
+    ALLIES,
+    CARDS,
+    DICE,
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
     GameSpec,
@@ -91,6 +96,7 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    register,
 )
 
 GAME = "custom"
@@ -222,7 +228,7 @@ class RuleSet(Variant):
     dice: int = 0
     values: tuple[tuple[str, int], ...] = ()
     bust_counts: tuple[CountRule, ...] = ()
-    bust_over: int | None = None
+    bust_over: int | None = 21
     bust_ending: int | None = None
     first_draw_safe: bool = False
     bank_minimum: int = 0
@@ -1209,6 +1215,7 @@ class CustomEngine(Engine):
         return TableView(
             scores=self.scores(), current_player=self._player,
             turn_cards=tuple(c for c in self.haul if isinstance(c, Card)),
+            turn_dice=tuple(int(c) for c in self.haul) if rules.dice else (),
             turn_total=self.total,
             turn_lines=(f"This turn: {' '.join(str(c) for c in self.haul) or 'nothing yet'}",),
             player_lines=lines,
@@ -1245,12 +1252,12 @@ class CustomEngine(Engine):
 FACES = CardSet(ranks=("J", "Q", "K"))
 
 CAPTAIN_SEVEN_RULES = RuleSet(
-    name="Captain Seven (built)", jokers=2,
+    name="Captain Seven (built)", jokers=2, bust_over=None,
     bust_counts=(CountRule(kind=CardSet(ranks=("7", JOKER)), n=1),),
     bust_ending=7, first_draw_safe=True, reshuffle_each_turn=True,
 )
 LANDS_UNCHARTED_RULES = RuleSet(
-    name="Lands Uncharted (built)",
+    name="Lands Uncharted (built)", bust_over=None,
     values=(("A", 0), ("J", 0), ("Q", 0), ("K", 0)),
     bust_counts=(CountRule(kind=FACES, n=2),
                  CountRule(kind=CardSet(ranks=("2", "3", "4", "5", "6", "7", "8", "9", "T")),
@@ -1264,7 +1271,8 @@ HIT_LIST_RULES = RuleSet(
     bust_score=-10, reshuffle_each_turn=False,
 )
 PIG_RULES = RuleSet(
-    name="Pig (built)", dice=6, bust_counts=(CountRule(kind=CardSet(ranks=("1",)), n=1),),
+    name="Pig (built)", dice=6, bust_over=None,
+    bust_counts=(CountRule(kind=CardSet(ranks=("1",)), n=1),),
 )
 BUILT_GAMES: Mapping[str, RuleSet] = {
     "captain-seven": CAPTAIN_SEVEN_RULES,
@@ -1274,7 +1282,26 @@ BUILT_GAMES: Mapping[str, RuleSet] = {
 }
 
 
-SPEC = GameSpec(
+def _deck(rules: RuleSet) -> tuple[Card, ...] | None:
+    return None if rules.dice else rules.deck_cards()
+
+
+def _draws(rules: RuleSet) -> str:
+    return DICE if rules.dice else CARDS
+
+
+def rule_set_from_text(text: str) -> RuleSet:
+    """A built game's rule set from a rule file's JSON text (``pushluck ... --rules FILE``)."""
+    from pushluck_teach.games.rules_format import rules_from_json  # it imports this module
+
+    rules = rules_from_json(text)
+    if not isinstance(rules, RuleSet):
+        game = type(rules).game
+        raise RulesError(f"this rule file is a variant of {game}: use it with the game {game}")
+    return rules
+
+
+SPEC = register(GameSpec(
     name=GAME,
     title="Build your own",
     variant_cls=RuleSet,
@@ -1284,8 +1311,12 @@ SPEC = GameSpec(
     max_players=6,
     presets=dict(BUILT_GAMES),
     blurb="A push-your-luck game built from parts: deck or die, values, bust rules, allies.",
-)
-"""The built games' spec; registered once the CLI can read ``--rules FILE.json`` (issue 11)."""
+    deck=_deck,
+    draws=_draws,
+    position_flags=(DRAWN, REMOVED, ALLIES),
+    example={"drawn": "Kh 5d"},
+    variant_from_text=rule_set_from_text,
+))
 
 
 def with_changes(rules: RuleSet, **changes: Any) -> RuleSet:
