@@ -74,13 +74,13 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
             lambda s: s.strip())),
         "first_draw_safe": draw(st.booleans()),
         "bank_minimum": draw(st.integers(0, 30)),
-        "bust_score": draw(st.integers(-20, 0)),
+        "bust_penalty": draw(st.integers(0, 20)),
         "target": draw(st.integers(1, 500)),
         "bust_ending": draw(st.none() | st.integers(0, 9)),
     }
     if draw(st.booleans()):
         common["bonus_total"] = draw(st.integers(0, 40))
-        common["bonus"] = draw(st.integers(-10, 10))
+        common["bonus"] = draw(st.integers(0, 10))
     if dice:
         face = st.sampled_from([str(i) for i in range(1, dice + 1)])
         rules = [CountRule(kind=CardSet(ranks=(draw(face),)), n=1)]
@@ -159,7 +159,8 @@ BAD_FILES = [
     ("allies on dice", _file(dice=6, allies={"ranks": ["2"]},
                              bust_counts=[{"kind": {"ranks": ["1"]}, "n": 1}]), "'allies'"),
     ("allies_persist", _file(allies_persist=1), "'allies_persist'"),
-    ("bust_score positive", _file(bust_score=5), "'bust_score'"),
+    ("bust_penalty negative", _file(bust_penalty=-5), "'bust_penalty'"),
+    ("bonus negative", _file(bonus_total=21, bonus=-3), "'bonus'"),
     ("reshuffle_each_turn", _file(reshuffle_each_turn="no"), "'reshuffle_each_turn'"),
     ("target", _file(target=0), "'target'"),
     ("unknown game", json.dumps({"format": FORMAT, "game": "chess"}), "unknown game 'chess'"),

@@ -129,3 +129,30 @@ def test_the_form_loads_every_model_game_unchanged() -> None:
         form.preset.value = key
         assert form.rules == rules, key
         assert isinstance(form.read(), RuleSet) and form.read() == rules
+
+
+def test_the_tables_cli_line_of_a_built_game_gives_the_pages_numbers(tmp_path, capsys) -> None:
+    """The "check it yourself" line of a built game names a rule file; running the CLI on that
+    file and the line's flags gives the panel's bust chance."""
+    import html as html_lib
+    import json
+    import re
+
+    from pushluck_teach.cli import main
+    from pushluck_teach.games.custom import CAPTAIN_SEVEN_RULES
+    from pushluck_teach.ui.table import GameTable
+
+    table = GameTable("custom", options=CAPTAIN_SEVEN_RULES.options(), seats=("human",),
+                      background=False)
+    table._buttons["draw"].click()
+    line = table.cli_html.value
+    rules = html_lib.unescape(re.search(r'data-rules="([^"]*)"', line).group(1))
+    flags = json.loads(html_lib.unescape(re.search(r'data-flags="([^"]*)"', line).group(1)))
+    path = tmp_path / "RULES.json"
+    path.write_text(rules, encoding="utf-8")
+    argv = ["odds", "custom", "--rules", str(path), "--json", "--exact"]
+    for key, value in flags.items():
+        argv += [f"--{key.replace('_', '-')}", value]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert Fraction(data["p_bust_next_exact"]) == Fraction(table.panel.p_bust_exact)

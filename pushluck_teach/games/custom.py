@@ -16,7 +16,7 @@ The parts (every field of :class:`RuleSet`, all keyword-only, validated on const
   turn total at least this), ``bonus_total``/``bonus`` (banking exactly that total scores the
   bonus on top), ``allies`` (cards that go to the player's ally area instead of the haul; a
   held ally cancels one bust: the ally and the busting card are discarded and the turn goes on),
-  ``allies_persist``, ``bust_score`` (what a bust scores, 0 or less), ``reshuffle_each_turn``
+  ``allies_persist``, ``bust_penalty`` (points a bust loses, 0 or more), ``reshuffle_each_turn``
   (every turn starts from the full deck; otherwise the draw pile carries over and the turn model
   is told the cards out of it), ``target`` (the score that triggers the final round).
 
@@ -52,7 +52,7 @@ Pruning (proved, :meth:`CustomTurnModel.stop_is_optimal`).  Let a started state 
 ``t >= bank_minimum`` hold no ally and have no ally card left to draw, let ``bonus`` be zero or
 ``t > bonus_total``, and let the pile hold ``c`` dead cards (dice: dead faces) and live cards
 worth ``pool`` in all.  One draw then changes the expected result by at most
-``(pool - c·(t - b)) / n`` (``b = bust_score <= 0``; a live card pays ``t + v`` or, if a total
+``(pool - c·(t - b)) / n`` (``b = -bust_penalty <= 0``; a live card pays ``t + v`` or, if a total
 rule busts it, ``b <= t + v``; a dead card pays ``b``).  If ``pool <= c·(t - b)`` this holds in
 every state a non-busting draw leads to (``pool`` falls by at least ``v`` or stays for dice,
 ``c`` never falls, ``t`` grows by ``v``), stopping stays legal and no bonus can be reached, so
@@ -219,7 +219,6 @@ class RuleSet(Variant):
     bad field is an :class:`OptionError` naming it."""
 
     game = GAME
-    name: str = "My game"
     decks: int = 1
     jokers: int = 0
     remove_ranks: tuple[str, ...] = ()
@@ -236,9 +235,10 @@ class RuleSet(Variant):
     bonus: int = 0
     allies: CardSet | None = None
     allies_persist: bool = True
-    bust_score: int = 0
+    bust_penalty: int = 0
     reshuffle_each_turn: bool = True
     target: int = 100
+    name: str = "My game"
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -307,10 +307,10 @@ class RuleSet(Variant):
         _whole(self.bank_minimum, "bank_minimum", 0, 10_000)
         if self.bonus_total is not None:
             _whole(self.bonus_total, "bonus_total", 0, 10_000)
-        _whole(self.bonus, "bonus", -1000, 1000)
+        _whole(self.bonus, "bonus", 0, 1000)
         if self.bonus and self.bonus_total is None:
             raise OptionError("rules field 'bonus': give the exact total it needs (bonus_total)")
-        _whole(self.bust_score, "bust_score", -1000, 0)
+        _whole(self.bust_penalty, "bust_penalty", 0, 1000)
         _whole(self.target, "target", 1, 100_000)
         if self.allies is not None:
             if isinstance(self.allies, Mapping):
@@ -727,7 +727,7 @@ class CustomTurnModel(TurnModel[CState]):
             else:
                 bust_weight += dead
         if bust_weight:
-            out.append((bust_weight, (self.rules.bust_score, True)))
+            out.append((bust_weight, (-self.rules.bust_penalty, True)))
         return out
 
     def payoff(self, terminal: CState) -> int:
@@ -766,7 +766,7 @@ class CustomTurnModel(TurnModel[CState]):
                 if (state >> shift) & mask:
                     return False
             pool = (state >> self._poolf[0]) & self._poolf[1]
-        return pool <= dead * (total - rules.bust_score)
+        return pool <= dead * (total + rules.bust_penalty)
 
     # ---- text --------------------------------------------------------------------------------
     def rule_features(self, state: CState) -> tuple[tuple[str, str], ...]:
@@ -941,7 +941,7 @@ def estimate_states(model: CustomTurnModel, state: CState | None = None) -> int:
                            if c.unconditional)
     caps = [rules.bust_over] if rules.bust_over is not None else []
     if catchers and not (allies0 or ally_cards):
-        prune = max(live_pool // catchers + rules.bust_score + 1, rules.bank_minimum,
+        prune = max(live_pool // catchers - rules.bust_penalty + 1, rules.bank_minimum,
                     (rules.bonus_total or 0) + 1 if rules.bonus else 0)
         caps.append(max(prune, total0) + vmax)
     if rules.dice:
@@ -1116,8 +1116,8 @@ class CustomEngine(Engine):
                 return self._pile_out(out)
             self._say(f"{me} {label}: {why}, bust!", out)
             self.haul.append(item)
-            self._scores[self._player] += rules.bust_score
-            self._end_turn(rules.bust_score, True, out)
+            self._scores[self._player] -= rules.bust_penalty
+            self._end_turn(-rules.bust_penalty, True, out)
             return out
         self.haul.append(item)
         self.total += value
@@ -1268,7 +1268,7 @@ HIT_LIST_RULES = RuleSet(
     name="Hit List, aces 1 (built)",
     values=(("J", 0), ("Q", 0), ("K", 0)),
     bust_counts=(CountRule(kind=FACES, n=2),), bust_over=21, bank_minimum=15,
-    bust_score=-10, reshuffle_each_turn=False,
+    bust_penalty=10, reshuffle_each_turn=False,
 )
 PIG_RULES = RuleSet(
     name="Pig (built)", dice=6, bust_over=None,

@@ -50,6 +50,7 @@ from pushluck_teach.games.base import (
     coerce_option,
     get_game,
 )
+from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
@@ -94,24 +95,35 @@ def format_option(value: Any) -> str:
     return str(value)
 
 
-def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any]) -> str:
+def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
+                  rules: str | None = None) -> str:
     """The "check it yourself" command for a position, as the DOM hook
-    ``<code class="pushluck-cli" data-game=... data-flags=JSON>``."""
+    ``<code class="pushluck-cli" data-game=... data-flags=JSON>``.  With ``rules`` (a rule
+    file's JSON text, for games whose variants come from rule files) the command reads
+    ``--rules RULES.json`` and the text is shown (and kept in ``data-rules``) to save as that
+    file."""
     parts = ["pushluck", "odds", game]
     for key, value in flags.items():
         parts.append(f"--{key.replace('_', '-')}")
         text = str(value)
         parts.append(f'"{text}"' if isinstance(value, str) else text)
+    if rules is not None:
+        parts.extend(["--rules", "RULES.json"])
+        options = {}
     for key, value in options.items():
         parts.append(f'--option "{key}={format_option(value)}"')
     command = " ".join(parts)
     data_flags = escape(json.dumps(flags), quote=True)
     data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
                           quote=True)
+    data_rules = "" if rules is None else f' data-rules="{escape(rules, quote=True)}"'
+    saved = ("" if rules is None else
+             f"<div>with RULES.json holding: <code>{escape(rules)}</code></div>")
     return (
         "<div>Check it yourself in a terminal: "
         f'<code class="pushluck-cli" data-game="{escape(game, quote=True)}" '
-        f'data-flags="{data_flags}" data-options="{data_options}">{escape(command)}</code></div>'
+        f'data-flags="{data_flags}" data-options="{data_options}"{data_rules}>'
+        f"{escape(command)}</code></div>{saved}"
     )
 
 
@@ -754,7 +766,8 @@ class GameTable(widgets.VBox):
             self.panel.show(decision.model, decision.state, turn_key=decision.turn_key,
                             who=decision.who, step_label=decision.step_label,
                             decided=decision.label, action_label=engine.action_label)
-            self.cli_html.value = cli_line_html(self.spec.name, decision.flags, options)
+            self.cli_html.value = cli_line_html(self.spec.name, decision.flags, options,
+                                                self._rules_text())
             return
         self.cli_html.value = self._current_cli(engine, options)
         if self.coach == "off":
@@ -779,7 +792,14 @@ class GameTable(widgets.VBox):
     def _current_cli(self, engine: Engine, options: dict[str, Any]) -> str:
         if engine.is_over:
             return ""
-        return cli_line_html(self.spec.name, dict(engine.position_flags()), options)
+        return cli_line_html(self.spec.name, dict(engine.position_flags()), options,
+                             self._rules_text())
+
+    def _rules_text(self) -> str | None:
+        """The variant as a rule file, for games whose variants come from rule files."""
+        if self.spec.variant_from_text is None:
+            return None
+        return rules_to_json(self.variant)
 
 
 def play(game: str = "pig", **kwargs: Any) -> GameTable:

@@ -187,13 +187,13 @@ class RuleSetForm(widgets.VBox):
         self.bonus_total = widgets.Text(description="Bonus at exact total", style=style,
                                         layout=wide, continuous_update=False,
                                         placeholder="none")
-        self.bonus = widgets.BoundedIntText(min=-1000, max=1000, description="Bonus",
+        self.bonus = widgets.BoundedIntText(min=0, max=1000, description="Bonus",
                                             style=style, layout=wide)
         self.allies = widgets.Text(description="Ally ranks", style=style, layout=wide,
                                    continuous_update=False, placeholder="none, e.g. A")
         self.allies_persist = widgets.Checkbox(description="Allies stay between turns",
                                                indent=False)
-        self.bust_score = widgets.BoundedIntText(min=-1000, max=0, description="A bust scores",
+        self.bust_penalty = widgets.BoundedIntText(min=0, max=1000, description="A bust loses",
                                                  style=style, layout=wide)
         self.reshuffle = widgets.Checkbox(description="Reshuffle every turn", indent=False)
         self.target = widgets.BoundedIntText(min=1, max=100_000, description="Target",
@@ -209,7 +209,7 @@ class RuleSetForm(widgets.VBox):
         for w in (self.name, self.use_dice, self.dice, self.decks, self.jokers,
                   self.remove_ranks, self.remove_suits, self.remove_cards, self.bust_over,
                   self.bust_ending, self.first_safe, self.bank_minimum, self.bonus_total,
-                  self.bonus, self.allies, self.allies_persist, self.bust_score,
+                  self.bonus, self.allies, self.allies_persist, self.bust_penalty,
                   self.reshuffle, self.target):
             w.observe(self._changed, names="value")
         self.use_dice.observe(lambda _c: self._show_mode(), names="value")
@@ -224,7 +224,7 @@ class RuleSetForm(widgets.VBox):
             section("<b>Bust rules</b> (the n-th card of a kind in this turn busts)"),
             self.rules_box, self.add_rule, self.bust_over, self.bust_ending,
             section("<b>More rules</b>"), self.first_safe, self.bank_minimum, self.bonus_total,
-            self.bonus, self.allies, self.allies_persist, self.bust_score, self.reshuffle,
+            self.bonus, self.allies, self.allies_persist, self.bust_penalty, self.reshuffle,
             self.target,
             self.status, self.play_button,
             section("<b>Share</b>"), self.json_text, self.import_button, self.link_html,
@@ -292,7 +292,7 @@ class RuleSetForm(widgets.VBox):
             "bank_minimum": self.bank_minimum.value,
             "bonus_total": self._optional_int(self.bonus_total.value, "bonus_total"),
             "bonus": self.bonus.value,
-            "bust_score": self.bust_score.value,
+            "bust_penalty": self.bust_penalty.value,
             "target": self.target.value,
         }
         if not dice:
@@ -325,7 +325,7 @@ class RuleSetForm(widgets.VBox):
             self.bonus.value = rules.bonus
             self.allies.value = " ".join(rules.allies.ranks) if rules.allies else ""
             self.allies_persist.value = rules.allies_persist
-            self.bust_score.value = rules.bust_score
+            self.bust_penalty.value = rules.bust_penalty
             self.reshuffle.value = rules.reshuffle_each_turn
             self.target.value = rules.target
             self.rules = rules
