@@ -108,6 +108,8 @@ def variant_from_args(spec: GameSpec, options: Sequence[str],
     path = getattr(args, "rules", None)
     if path is None:
         return spec.variant(options)
+    if spec.variant_from_text is None:
+        raise CliError(f"--rules does not apply to {spec.name}")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:

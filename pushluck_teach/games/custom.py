@@ -4,7 +4,8 @@ The parts (every field of :class:`RuleSet`, all keyword-only, validated on const
 
 * **the deck**: ``decks`` standard 52-card decks with ``jokers`` jokers each, without the ranks
   in ``remove_ranks``, the suits in ``remove_suits`` and the cards in ``remove_cards``; or, when
-  ``dice`` is set, one die with faces ``1 .. dice`` rolled with replacement;
+  ``dice`` is set, one die with faces ``1 .. dice`` rolled with replacement (the deck fields are
+  then unused);
 * **the values**: ``values`` overrides the default value of a rank (A 1, 2-10 their rank,
   J Q K 10, a joker ``JK`` 0; a die face its number);
 * **bust conditions**, any combination: ``bust_counts`` (a :class:`CountRule` per kind: the
@@ -77,7 +78,7 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
-from pushluck_teach.cards import RANKS, SUITS, Card, CardError, parse_card, parse_cards
+from pushluck_teach.cards import RANKS, SUITS, Card, CardError, Deck, parse_card, parse_cards
 from pushluck_teach.games.base import (
     ALLIES,
     CARDS,
@@ -96,6 +97,7 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    option,
     register,
 )
 
@@ -219,26 +221,39 @@ class RuleSet(Variant):
     bad field is an :class:`OptionError` naming it."""
 
     game = GAME
-    decks: int = 1
-    jokers: int = 0
-    remove_ranks: tuple[str, ...] = ()
-    remove_suits: tuple[str, ...] = ()
-    remove_cards: tuple[str, ...] = ()
-    dice: int = 0
-    values: tuple[tuple[str, int], ...] = ()
-    bust_counts: tuple[CountRule, ...] = ()
-    bust_over: int | None = 21
-    bust_ending: int | None = None
-    first_draw_safe: bool = False
-    bank_minimum: int = 0
-    bonus_total: int | None = None
-    bonus: int = 0
-    allies: CardSet | None = None
-    allies_persist: bool = True
-    bust_penalty: int = 0
-    reshuffle_each_turn: bool = True
-    target: int = 100
-    name: str = "My game"
+    decks: int = option(1, "Decks", "standard 52-card decks shuffled together",
+                        low=1, high=MAX_DECKS)
+    jokers: int = option(0, "Jokers", "jokers per deck", low=0, high=2)
+    remove_ranks: tuple[str, ...] = option((), "Ranks removed", "ranks taken out of the deck")
+    remove_suits: tuple[str, ...] = option((), "Suits removed", "suits taken out of the deck")
+    remove_cards: tuple[str, ...] = option((), "Cards removed", "cards taken out of the deck")
+    dice: int = option(0, "Die faces", "play with a die of this many faces (0: with cards)",
+                       low=0, high=MAX_DICE_FACES)
+    values: tuple[tuple[str, int], ...] = option(
+        (), "Values", "what a rank (or face) is worth, where it differs from the usual")
+    bust_counts: tuple[CountRule, ...] = option(
+        (), "Bust rules", "the n-th card of a kind in this turn's haul busts")
+    bust_over: int | None = option(21, "Bust over", "a turn total over this busts (none: off)",
+                                   low=0, high=10_000)
+    bust_ending: int | None = option(None, "Bust ending",
+                                     "a turn total ending in this digit busts (none: off)",
+                                     low=0, high=9)
+    first_draw_safe: bool = option(False, "First draw safe", "the first card never busts")
+    bank_minimum: int = option(0, "Bank minimum", "the least turn total that may be banked",
+                               low=0, high=10_000)
+    bonus_total: int | None = option(21, "Bonus total",
+                                     "banking exactly this total scores the bonus",
+                                     low=0, high=10_000)
+    bonus: int = option(0, "Bonus", "points added for banking exactly the bonus total",
+                        low=0, high=1000)
+    allies: CardSet | None = option(None, "Allies",
+                                    "cards that cancel one bust (kept in an ally area)")
+    allies_persist: bool = option(True, "Allies stay", "unused allies stay between turns")
+    bust_penalty: int = option(0, "Bust penalty", "points a bust loses", low=0, high=1000)
+    reshuffle_each_turn: bool = option(True, "Reshuffle", "every turn starts from the full deck")
+    target: int = option(100, "Target", "the score that triggers the final round",
+                         low=1, high=100_000)
+    name: str = option("My game", "Name", "the game's name")
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -246,8 +261,6 @@ class RuleSet(Variant):
             raise OptionError("rules field 'name': a name of 1-60 characters")
         set_(self, "name", self.name.strip())
         dice = _whole(self.dice, "dice", 0, MAX_DICE_FACES)
-        if dice == 1:
-            raise OptionError("rules field 'dice': a die needs at least 2 faces (0 for cards)")
         _whole(self.decks, "decks", 1, MAX_DECKS)
         _whole(self.jokers, "jokers", 0, 2)
         for name in ("first_draw_safe", "allies_persist", "reshuffle_each_turn"):
@@ -268,10 +281,6 @@ class RuleSet(Variant):
             except CardError as exc:
                 raise OptionError(f"rules field 'remove_cards': {exc}") from None
         set_(self, "remove_cards", tuple(sorted(set(removed))))
-        if dice and (self.remove_ranks or self.remove_suits or self.remove_cards or self.jokers
-                     or self.decks != 1):
-            raise OptionError("rules field 'dice': a die has no deck options "
-                              "(decks, jokers, remove_*)")
         # values: a mapping or pairs; stored as the sorted pairs that differ from the default
         raw = self.values
         pairs = raw.items() if isinstance(raw, Mapping) else raw
@@ -308,8 +317,6 @@ class RuleSet(Variant):
         if self.bonus_total is not None:
             _whole(self.bonus_total, "bonus_total", 0, 10_000)
         _whole(self.bonus, "bonus", 0, 1000)
-        if self.bonus and self.bonus_total is None:
-            raise OptionError("rules field 'bonus': give the exact total it needs (bonus_total)")
         _whole(self.bust_penalty, "bust_penalty", 0, 1000)
         _whole(self.target, "target", 1, 100_000)
         if self.allies is not None:
@@ -872,12 +879,10 @@ def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
         if removed_cards and rules.reshuffle_each_turn:
             raise PositionError("removed: every turn starts from the full deck in this game "
                                 "(reshuffle_each_turn)")
+        Deck(rules.deck_cards()).remove((*removed_cards, *drawn_cards), what="deck")
         pile = list(layout.weights)
         for card in (*removed_cards, *drawn_cards):
-            cls = layout.class_of_card(card.code)
-            if pile[cls] <= 0:
-                raise CardError(f"card {card.code} appears more often than the deck holds it")
-            pile[cls] -= 1
+            pile[layout.class_of_card(card.code)] -= 1
         for card in drawn_cards:
             pile[layout.class_of[card.code]] += 1  # back: replayed below
         if held:
@@ -1048,7 +1053,8 @@ class CustomEngine(Engine):
             self.pile, self.discard = self.discard, []
             self.rng.shuffle(self.pile)
         self.turn_pile = tuple(self.pile)
-        self.allies_at_start = len(self._allies[self._player])
+        self.turn_allies = tuple(self._allies[self._player])  # held when the turn began
+        self.allies_at_start = len(self.turn_allies)
 
     def legal_actions(self) -> tuple[str, ...]:
         if self._over:
@@ -1234,7 +1240,7 @@ class CustomEngine(Engine):
             full = list(self.rules.deck_cards())
             for card in self.turn_pile:
                 full.remove(card)
-            held = self._allies[self._player][:self.allies_at_start]
+            held = list(self.turn_allies)
             for card in held:
                 full.remove(card)
             if full:

@@ -70,7 +70,7 @@ _BUILT = {
         "remove_ranks": {"type": "array", "items": _RANK, "uniqueItems": True},
         "remove_suits": {"type": "array", "items": _SUIT, "uniqueItems": True},
         "remove_cards": {"type": "array", "items": _CARD, "uniqueItems": True},
-        "dice": {"type": "integer", "minimum": 0, "maximum": 30, "not": {"const": 1},
+        "dice": {"type": "integer", "minimum": 0, "maximum": 30,
                  "description": "faces of the die (0: play with cards)"},
         "values": {"type": "object", "propertyNames": _RANK,
                    "additionalProperties": _int(0, 100, "the value of a rank or face")},
