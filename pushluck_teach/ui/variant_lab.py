@@ -140,6 +140,7 @@ class RuleSetForm(widgets.VBox):
     def __init__(self, rules: RuleSet | None = None, *,
                  on_play: Callable[[RuleSet], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.add_class("pushluck-lab-form")
         self.rules: RuleSet = rules or RuleSet()
         self.estimate: int = 0
         self.on_play = on_play
@@ -200,6 +201,9 @@ class RuleSetForm(widgets.VBox):
                                              style=style, layout=wide)
         self.status = widgets.HTML()
         self.play_button = widgets.Button(description="Play it", button_style="primary")
+        self.play_button.add_class("pushluck-lab-play")
+        self.preset.add_class("pushluck-lab-preset")
+        self.name.add_class("pushluck-lab-name")
         self.play_button.on_click(lambda _b: self._play())
         self.json_text = widgets.Textarea(layout=widgets.Layout(width="560px", height="90px"),
                                           description="JSON")
@@ -766,6 +770,7 @@ class VariantLab(widgets.VBox):
     def __init__(self, *, compare_game: str = "captain-seven", background: bool = True,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.add_class("pushluck-lab")
         self.table: GameTable | None = None
         self.table_box = widgets.VBox()
         self.form = RuleSetForm(on_play=self.play)
@@ -773,6 +778,7 @@ class VariantLab(widgets.VBox):
         self.sweep = SweepPanel("custom", variant=self.form.rules)
         self.query = QueryString()
         self.query_html = widgets.HTML()
+        self.query_html.add_class("pushluck-lab-link")
         self.query.observe(self._on_query, names="search")
         self.background = background
         self.tabs = widgets.Tab(children=[
