@@ -156,3 +156,11 @@ def test_the_tables_cli_line_of_a_built_game_gives_the_pages_numbers(tmp_path, c
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert Fraction(data["p_bust_next_exact"]) == Fraction(table.panel.p_bust_exact)
+
+
+def test_switching_to_a_die_hides_only_the_card_controls() -> None:
+    form = RuleSetForm()
+    form.preset.value = "pig"
+    assert form.allies.layout.display == "none" and form.card_controls.layout.display == "none"
+    for control in (form.name, form.bust_over, form.bank_minimum, form.target, form.dice):
+        assert control.layout.display != "none", control.description

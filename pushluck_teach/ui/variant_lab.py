@@ -150,55 +150,57 @@ class RuleSetForm(widgets.VBox):
 
     # ---- controls ---------------------------------------------------------------------------
     def _build(self) -> None:
-        wide = widgets.Layout(width="380px")
+        def wide() -> widgets.Layout:  # one Layout per control: hiding one hides only it
+            return widgets.Layout(width="380px")
+
         style = {"description_width": "150px"}
         self.preset = widgets.Dropdown(options=[("(choose a model game)", "")]
                                        + [(r.name, k) for k, r in BUILT_GAMES.items()],
-                                       description="Start from", style=style, layout=wide)
+                                       description="Start from", style=style, layout=wide())
         self.preset.observe(self._on_preset, names="value")
-        self.name = widgets.Text(description="Name", style=style, layout=wide,
+        self.name = widgets.Text(description="Name", style=style, layout=wide(),
                                  continuous_update=False)
         self.use_dice = widgets.ToggleButtons(options=[("Cards", False), ("A die", True)],
                                               description="Draw from", style=style)
         self.dice = widgets.BoundedIntText(min=2, max=30, value=6, description="Faces",
-                                           style=style, layout=wide)
+                                           style=style, layout=wide())
         self.decks = widgets.BoundedIntText(min=1, max=4, description="Decks", style=style,
-                                            layout=wide)
+                                            layout=wide())
         self.jokers = widgets.BoundedIntText(min=0, max=2, description="Jokers per deck",
-                                             style=style, layout=wide)
+                                             style=style, layout=wide())
         self.remove_ranks = widgets.SelectMultiple(options=list(CARD_RANKS), rows=4,
                                                    description="Remove ranks", style=style)
         self.remove_suits = widgets.SelectMultiple(options=list(SUITS), rows=4,
                                                    description="Remove suits", style=style)
-        self.remove_cards = widgets.Text(description="Remove cards", style=style, layout=wide,
+        self.remove_cards = widgets.Text(description="Remove cards", style=style, layout=wide(),
                                          continuous_update=False, placeholder="e.g. Qs Qh")
         self.values_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.rules_box = widgets.VBox()
         self.add_rule = widgets.Button(description="Add a bust rule")
         self.add_rule.on_click(lambda _b: self._add_rule_row(CountRule(
             kind=CardSet(ranks=("K",)), n=2)))
-        self.bust_over = widgets.Text(description="Bust over total", style=style, layout=wide,
+        self.bust_over = widgets.Text(description="Bust over total", style=style, layout=wide(),
                                       continuous_update=False, placeholder="none")
         self.bust_ending = widgets.Dropdown(options=[("none", None)] + [(str(d), d)
                                                                         for d in range(10)],
                                             description="Bust if total ends in", style=style)
         self.first_safe = widgets.Checkbox(description="First draw is always safe", indent=False)
         self.bank_minimum = widgets.BoundedIntText(min=0, max=10_000, description="Bank minimum",
-                                                   style=style, layout=wide)
+                                                   style=style, layout=wide())
         self.bonus_total = widgets.Text(description="Bonus at exact total", style=style,
-                                        layout=wide, continuous_update=False,
+                                        layout=wide(), continuous_update=False,
                                         placeholder="none")
         self.bonus = widgets.BoundedIntText(min=0, max=1000, description="Bonus",
-                                            style=style, layout=wide)
-        self.allies = widgets.Text(description="Ally ranks", style=style, layout=wide,
+                                            style=style, layout=wide())
+        self.allies = widgets.Text(description="Ally ranks", style=style, layout=wide(),
                                    continuous_update=False, placeholder="none, e.g. A")
         self.allies_persist = widgets.Checkbox(description="Allies stay between turns",
                                                indent=False)
         self.bust_penalty = widgets.BoundedIntText(min=0, max=1000, description="A bust loses",
-                                                 style=style, layout=wide)
+                                                 style=style, layout=wide())
         self.reshuffle = widgets.Checkbox(description="Reshuffle every turn", indent=False)
         self.target = widgets.BoundedIntText(min=1, max=100_000, description="Target",
-                                             style=style, layout=wide)
+                                             style=style, layout=wide())
         self.status = widgets.HTML()
         self.play_button = widgets.Button(description="Play it", button_style="primary")
         self.play_button.add_class("pushluck-lab-play")
