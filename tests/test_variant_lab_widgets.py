@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from pushluck_teach.games.base import RulesError
 from pushluck_teach.games.custom import (
     BUILT_GAMES,
     HIT_LIST_RULES,
@@ -164,3 +165,14 @@ def test_switching_to_a_die_hides_only_the_card_controls() -> None:
     assert form.allies.layout.display == "none" and form.card_controls.layout.display == "none"
     for control in (form.name, form.bust_over, form.bank_minimum, form.target, form.dice):
         assert control.layout.display != "none", control.description
+
+
+def test_side_by_side_starts_from_two_named_presets() -> None:
+    from pushluck_teach.games import get_game
+
+    spec = get_game("hit-list")
+    panel = SideBySide("hit-list", variants=("standard", "soft-aces"), background=False)
+    assert panel.a.variant == spec.presets["standard"]
+    assert panel.b.variant == spec.presets["soft-aces"]
+    with pytest.raises(RulesError, match="no preset 'nope'"):
+        SideBySide("hit-list", variants=("standard", "nope"), background=False)

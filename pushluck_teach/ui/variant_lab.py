@@ -531,9 +531,13 @@ class SideBySide(widgets.VBox):
     status = Unicode("")
 
     def __init__(self, game: str = "captain-seven", *, race_target: int = 100,
-                 background: bool = True, **kwargs: Any) -> None:
+                 variants: tuple[str, str] | None = None, background: bool = True,
+                 **kwargs: Any) -> None:
+        """``variants``: the names of two presets of ``game`` for columns A and B (default:
+        the first two presets)."""
         super().__init__(**kwargs)
         self.background = background
+        self._initial = (game, variants)
         self.summaries: tuple[Summary, Summary] | None = None
         self._task: LatestOnly[Any] = LatestOnly("pushluck-compare")
         names = [s.name for s in turn_games()]
@@ -569,9 +573,15 @@ class SideBySide(widgets.VBox):
         self.spec = spec
         self.a = VariantEditor(spec, "A", self.compare)
         self.b = VariantEditor(spec, "B", self.compare)
-        presets = list(spec.presets.values())
-        if len(presets) > 1:
-            self.b.set_variant(presets[1], notify=False)
+        game, names = self._initial
+        if names is not None and game == spec.name:
+            for editor, name in zip((self.a, self.b), names, strict=True):
+                if name not in spec.presets:
+                    raise RulesError(f"no preset {name!r} for {spec.name} "
+                                     f"(presets: {', '.join(spec.presets)})")
+                editor.set_variant(spec.presets[name], notify=False)
+        elif len(spec.presets) > 1:
+            self.b.set_variant(list(spec.presets.values())[1], notify=False)
         self.editors_box.children = [self.a, self.b]
         self.compare()
 
