@@ -188,3 +188,41 @@ def test_damaged_links_are_one_line_errors(token: str) -> None:
 def test_schema_names_every_rule_set_field() -> None:
     built = RULES_SCHEMA["oneOf"][0]["properties"]
     assert set(built) - {"format"} == set(RuleSet.option_names())
+
+
+def test_without_jsonschema_the_games_still_load_and_rule_files_are_checked() -> None:
+    """The in-browser build has no jsonschema: importing the games must not need it, and a
+    rule file is still read (its shape checked here, its fields by the rule set)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import importlib.abc, sys
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name.split(".")[0] == "jsonschema":
+                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        sys.meta_path.insert(0, Block())
+        from pushluck_teach.games import get_game
+        from pushluck_teach.games.base import RulesError
+        from pushluck_teach.games.custom import PIG_RULES
+        from pushluck_teach.games.rules_format import rules_from_json, rules_to_json
+        assert rules_from_json(rules_to_json(PIG_RULES)) == PIG_RULES
+        for bad, field in [('{"format": "pushluck-rules/1", "decks": 9}', "'decks'"),
+                           ('{"format": "pushluck-rules/1", "colour": 1}', "'colour'"),
+                           ('[1]', "JSON object"),
+                           ('{"format": "pushluck-rules/1", "bust_counts": [{"n": 2}]}',
+                            "bust_counts")]:
+            try:
+                rules_from_json(bad)
+            except RulesError as exc:
+                assert field in str(exc), (bad, str(exc))
+            else:
+                raise AssertionError(bad)
+        print("ok", get_game("custom").title)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("ok")
