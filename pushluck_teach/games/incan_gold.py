@@ -832,10 +832,14 @@ def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[
                     thresholds: tuple[int, ...], carried: int | None, path: int | None,
                     artifacts: int | None) -> tuple[TurnModel[IGState], IGState]:
     """The position from the table's state (see :func:`incan_gold_position`)."""
-    counts = {"carried": carried or 0, "path": path or 0, "artifacts": artifacts or 0}
-    for what, value in counts.items():
+    counts: dict[str, int] = {}
+    for what, value in (("carried", carried), ("path", path), ("artifacts", artifacts)):
+        if isinstance(value, str):
+            value = parse_whole_number(value, f"--{what}", PositionError)
+        value = 0 if value is None else value
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise PositionError(f"bad --{what} {value!r}: a whole number of gems, 0 or more")
+        counts[what] = value
     if not flips:
         raise PositionError("--carried, --path and --artifacts describe a round in progress: "
                             "give the cards flipped (--drawn)")
