@@ -356,6 +356,12 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    def decision_in_turn_model(self) -> bool:
+        """Whether the decision now is one the turn model of :meth:`turn_position` covers (it is
+        not, say, when another player may play a king relic on this turn).  A bot following the
+        model must find its action legal in every covered decision."""
+        return True
+
     @property
     def scores_hidden(self) -> bool:
         """Whether players' scores are secret (a secret stash): then nothing shown to the player

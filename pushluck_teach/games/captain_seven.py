@@ -877,6 +877,10 @@ class CaptainSevenEngine(Engine):
     def scores_hidden(self) -> bool:
         return bool(self.variant.secret_stash)
 
+    def decision_in_turn_model(self) -> bool:
+        """The king window (another player may play a king relic) is outside the turn model."""
+        return self.phase != "king"
+
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
         """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn
         (the model does not cover king play)."""
