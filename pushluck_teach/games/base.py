@@ -356,6 +356,12 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    def card_locations(self) -> Mapping[str, Sequence[Card]] | None:
+        """Where every card of the game's deck is now (draw pile, this turn, discards, allies,
+        relics...), each card in exactly one place, so that together they are the deck
+        (``GameSpec.deck``); ``None`` for a game without a deck of cards."""
+        return None
+
     def decision_in_turn_model(self) -> bool:
         """Whether the decision now is one the turn model of :meth:`turn_position` covers (it is
         not, say, when another player may play a king relic on this turn).  A bot following the
