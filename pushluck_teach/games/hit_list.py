@@ -834,6 +834,19 @@ class HitListEngine(Engine):
             flags["hits"] = str(self.hits[self._player])
         return flags
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The deck, the job in progress (or the one the deck cut short), the hit piles, the
+        stolen hits and the botched jobs."""
+        hits = tuple(card for player in range(self.players)
+                     for pile in self.piles[player] for card, _ in pile)
+        stolen = tuple(card for player in range(self.players)
+                       for card, _ in self.stolen[player])
+        botched = tuple(card for player in range(self.players)
+                        for job in self.botched[player] for card in job)
+        return {"deck": tuple(self._deck), "job": self.job_cards,
+                "job cut short": tuple(self.unfinished_job), "hits": hits, "stolen": stolen,
+                "botched": botched}
+
     def turn_position(self) -> tuple[HitListTurnModel, HitState]:
         model = HitListTurnModel(self.variant, self._job_deck, self.hits[self._player])
         cards: list[tuple[int, int | None]] = [
