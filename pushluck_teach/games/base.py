@@ -512,6 +512,13 @@ class Engine(ABC):
         """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
         return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
 
+    def _check_legal(self, action: str) -> None:
+        """Refuse an action the rules do not allow now, naming the legal ones."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})")
+
     def _say(self, line: str, out: list[str]) -> None:
         self.log.append(line)
         out.append(line)

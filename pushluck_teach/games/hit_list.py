@@ -581,11 +581,7 @@ class HitListEngine(Engine):
 
     # ---- actions --------------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         if action == DRAW:
             self._draw(out)

@@ -934,10 +934,7 @@ class IncanGoldEngine(Engine):
 
     # ---- actions ----------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(self.legal_actions()) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         if self.phase == "enter":
             self._say(f"The explorers enter the temple (round {self.round_no}).", out)

@@ -729,11 +729,7 @@ class LandsUnchartedEngine(Engine):
 
     # ---- actions ---------------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         who = f"Player {self._player + 1}"
         if action == DECLARE:
