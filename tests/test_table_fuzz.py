@@ -8,9 +8,10 @@ seeds, the coach switch and New game.  After every step:
 * a refused step (an error message) left the game exactly as it was;
 * the deck is conserved: the places the engine says its cards are (``card_locations``) hold
   exactly the game's deck;
-* the coach's numbers are the exact solver's for the engine's own position, computed here by a
-  fresh :class:`~pushluck_teach.solve.turn.TurnSolver` on ``engine.turn_position()`` (not by
-  the panel's call).
+* the coach's numbers are the exact solver's for the position the page states (its "check it
+  yourself" flags where other players enter the model, else ``engine.turn_position()``),
+  computed here by this test's own :class:`~pushluck_teach.solve.turn.TurnSolver` (not by the
+  panel's call); with the coach aiming at the turn's points, the optimal value too.
 
 The quick run covers the games whose first decisions solve in milliseconds; the others run
 under ``slow``.
@@ -18,8 +19,11 @@ under ``slow``.
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from fractions import Fraction
+from html import unescape
 from typing import Any
 
 import pytest
@@ -48,12 +52,26 @@ def snapshot(table: GameTable) -> Any:
     return (id(engine), len(engine.log), engine.view(), engine.legal_actions(), engine.is_over)
 
 
+def page_position(table: GameTable) -> tuple[Any, Any]:
+    """The position the page says it analyses: its "check it yourself" command's flags, built
+    by the game's position factory (where other players' choices enter the model), else the
+    engine's own turn position."""
+    engine = table.engine
+    match = re.search(r'data-flags="([^"]*)"', table.cli_html.value)
+    flags = json.loads(unescape(match.group(1))) if match else {}
+    if "others" in flags:
+        return table.spec.position_from_flags(engine.variant, flags)
+    return engine.turn_position()
+
+
 def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
     class TableMachine(RuleBasedStateMachine):
         @initialize(seed=st.integers(0, 10_000))
         def open_table(self, seed: int) -> None:
             self.table = GameTable(spec.name, seats=("human", "human"), seed=seed,
                                    background=False)
+            if hasattr(self.table, "objective"):
+                self.table.objective = "points"  # the turn's numbers (a rule switches it)
             self.solvers: dict[Any, TurnSolver[Any]] = {}  # this test's own, one per model
 
         def _step(self, change: Any) -> None:
@@ -83,7 +101,7 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
             self.click_a_legal_action(data)
 
         @rule(data=st.data(), change=st.sampled_from(
-            ("new game", "seed", "coach", "seats", "options")))
+            ("new game", "seed", "coach", "seats", "options", "objective")))
         def change_the_setup(self, data: st.DataObject, change: str) -> None:
             """New game, a seed, the coach switch, the seats or the rule options (presets and a
             bad one): every one of them may start a new game, so they share one rule."""
@@ -96,6 +114,10 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
             elif change == "coach":
                 coach = data.draw(st.sampled_from(("off", "after", "always")), label="coach")
                 self._step(lambda: setattr(table, "coach", coach))
+            elif change == "objective":
+                if hasattr(table, "objective"):
+                    aim = data.draw(st.sampled_from(("points", "win")), label="objective")
+                    self._step(lambda: setattr(table, "objective", aim))
             elif change == "seats":
                 seats = data.draw(st.sampled_from(SEAT_CHOICES), label="seats")
                 self._step(lambda: setattr(table, "seats", seats))
@@ -126,11 +148,13 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
             if (engine is None or engine.is_over or table.coach != "always"
                     or table.seats[engine.current_player] != "human"):
                 return
-            model, state = engine.turn_position()
+            model, state = page_position(table)
             if not model.actions(state):
                 return
             exact = self.solvers.setdefault(model, TurnSolver(model, exact=True))
             assert table.panel.p_bust_exact == fraction_text(exact.p_bust_next(state), "n/a")
+            if getattr(table, "objective", "points") != "points":
+                return  # the chart shows chances to win (checked against pushluck solve elsewhere)
             choice = table.panel.fig_choice.data[0]
             values = dict(zip(choice.x, choice.y, strict=True))
             expected = float(Fraction(exact.value(state)))
