@@ -110,6 +110,8 @@ def variant_from_args(spec: GameSpec, options: Sequence[str],
     path = getattr(args, "rules", None)
     if path is None:
         return spec.variant(options)
+    if spec.variant_from_text is None:
+        raise CliError(f"--rules does not apply to {spec.name}")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -233,6 +235,66 @@ def solve_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def sweep_command(args: argparse.Namespace) -> int:
+    """``pushluck sweep GAME --option KEY=A..B[:STEP]``: solve every point; progress on stderr;
+    Ctrl-C stops after the point running and prints the points done."""
+    import signal
+    import threading
+
+    from pushluck_teach.solve.sweep import parse_sweep_option, run_sweep
+
+    spec = get_game(args.game)
+    if not spec.has_turn_model:
+        raise CliError(f"sweep covers games with a draw/stop turn; {spec.name} has none")
+    ranged = [item for item in args.option or [] if ".." in item.partition("=")[2]]
+    if len(ranged) != 1:
+        raise CliError("give exactly one --option KEY=A..B[:STEP] to sweep "
+                       f"({len(ranged)} given)")
+    key, values = parse_sweep_option(ranged[0])
+    fixed = [item for item in args.option or [] if item is not ranged[0]]
+    variant = variant_from_args(spec, fixed, args)
+    if key not in variant.options():
+        raise CliError(f"unknown option {key!r} for {spec.name} "
+                       f"(options: {', '.join(variant.options())})")
+    if args.workers < 1:
+        raise CliError(f"--workers must be at least 1, not {args.workers}")
+    stop = threading.Event()
+
+    def interrupted(signum: int, frame: object) -> None:
+        print("pushluck: stopping: keeping the points done", file=sys.stderr)
+        stop.set()
+        signal.signal(signal.SIGINT, previous)
+
+    def progress(done: int, total: int, point: Any) -> None:
+        what = point.error or f"{point.seconds:.2f} s"
+        print(f"[{done}/{total}] {key}={point.value}: {what}", file=sys.stderr, flush=True)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        result = run_sweep(spec, variant, key, values, turn=not args.skip_turn,
+                           whole_game=args.whole_game, workers=args.workers,
+                           scheduler=args.scheduler, progress=progress, stop=stop)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    print(f"{spec.title}: {key} over {len(values)} points"
+          + (f" (stopped after {len(result.points)})" if result.stopped else ""))
+    for point in result.points:
+        if point.error:
+            print(f"  {key}={point.value}: {point.error}")
+            continue
+        parts = []
+        if point.turn_value is not None:
+            parts.append(f"turn value {point.turn_value:.4f}, bust risk {point.bust_risk:.4f}, "
+                         f"threshold {point.threshold if point.threshold is not None else '-'}")
+        if point.win_chance is not None:
+            parts.append(f"first player wins {point.win_chance:.4f}")
+        print(f"  {key}={point.value}: " + "; ".join(parts or ["(nothing asked)"]))
+    return 0
+
+
 def print_report(report: Report, args: argparse.Namespace) -> int:
     """Print a game's own report (its odds, a score...)."""
     if getattr(args, "json", False):
@@ -298,6 +360,22 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add exact fractions (small targets only)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=solve_command)
+
+    sweep = sub.add_parser("sweep", help="vary one option over a range and solve every point")
+    sweep.add_argument("game", help=names)
+    add_rules_flag(sweep, specs)
+    sweep.add_argument("--option", action="append", metavar="KEY=VALUE",
+                       help="a rule option; exactly one as KEY=A..B[:STEP] is swept")
+    sweep.add_argument("--whole-game", action="store_true",
+                       help="add the first player's win chance (games with a whole-game solver)")
+    sweep.add_argument("--skip-turn", action="store_true",
+                       help="skip the turn analysis (turn value, stop rule, bust risk)")
+    sweep.add_argument("--workers", type=int, default=1,
+                       help="local processes solving points in parallel (default 1)")
+    sweep.add_argument("--scheduler", metavar="ADDR",
+                       help="a dask.distributed scheduler, e.g. tcp://host:8786")
+    sweep.add_argument("--json", action="store_true", help="print one JSON object")
+    sweep.set_defaults(handler=sweep_command)
 
     extra: dict[str, list[GameSpec]] = {}
     for spec in specs:
