@@ -490,6 +490,18 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    def card_locations(self) -> Mapping[str, Sequence[Card]] | None:
+        """Where every card of the game's deck is now (draw pile, this turn, discards, allies,
+        relics...), each card in exactly one place, so that together they are the deck
+        (``GameSpec.deck``); ``None`` for a game without a deck of cards."""
+        return None
+
+    def decision_in_turn_model(self) -> bool:
+        """Whether the decision now is one the turn model of :meth:`turn_position` covers (it is
+        not, say, when another player may play a king relic on this turn).  A bot following the
+        model must find its action legal in every covered decision."""
+        return True
+
     def others_in_turn(self) -> tuple[int, ...]:
         """The other players whose choices change the result of this turn (Incan Gold's
         explorers still inside); a table describes their behaviour to the position (its
@@ -505,6 +517,13 @@ class Engine(ABC):
     def action_label(self, action: str) -> str:
         """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
         return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
+
+    def _check_legal(self, action: str) -> None:
+        """Refuse an action the rules do not allow now, naming the legal ones."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})")
 
     def _say(self, line: str, out: list[str]) -> None:
         self.log.append(line)

@@ -593,11 +593,7 @@ class HitListEngine(Engine):
 
     # ---- actions --------------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         if action == DRAW:
             self._draw(out)
@@ -844,6 +840,19 @@ class HitListEngine(Engine):
         if self.variant.one_last_job and self.hits[self._player]:
             flags["hits"] = str(self.hits[self._player])
         return flags
+
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The deck, the job in progress (or the one the deck cut short), the hit piles, the
+        stolen hits and the botched jobs."""
+        hits = tuple(card for player in range(self.players)
+                     for pile in self.piles[player] for card, _ in pile)
+        stolen = tuple(card for player in range(self.players)
+                       for card, _ in self.stolen[player])
+        botched = tuple(card for player in range(self.players)
+                        for job in self.botched[player] for card in job)
+        return {"deck": tuple(self._deck), "job": self.job_cards,
+                "job cut short": tuple(self.unfinished_job), "hits": hits, "stolen": stolen,
+                "botched": botched}
 
     def turn_position(self) -> tuple[HitListTurnModel, HitState]:
         model = HitListTurnModel(self.variant, self._job_deck, self.hits[self._player])

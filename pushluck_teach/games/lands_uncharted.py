@@ -729,11 +729,7 @@ class LandsUnchartedEngine(Engine):
 
     # ---- actions ---------------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         who = f"Player {self._player + 1}"
         if action == DECLARE:
@@ -955,6 +951,15 @@ class LandsUnchartedEngine(Engine):
         if self.declared:
             flags["score"] = str(self._scores[self._player])
         return flags
+
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The draw pile, the discard pile, every player's allies and this turn's haul."""
+        return {
+            "draw pile": tuple(self.draw_pile),
+            "discard pile": tuple(self.discard_pile),
+            "allies": tuple(card for area in self.allies for card in area),
+            "haul": tuple(self.haul),
+        }
 
     def turn_position(self) -> tuple[LandsUnchartedTurnModel, LUState]:
         if self._over:

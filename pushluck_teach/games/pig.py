@@ -213,10 +213,7 @@ class PigEngine(Engine):
         return () if self._winner is None else (self._winner,)
 
     def act(self, action: str) -> list[str]:
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(self.legal_actions()) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         player = self._player
         if action == DRAW:
