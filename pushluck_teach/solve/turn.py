@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
@@ -81,6 +82,35 @@ def estimate_seconds(states: int, exact: bool) -> float:
 # The recursive fast path nests at most this many states, then continues with an explicit
 # stack: far below Python's default recursion limit (1000) whatever the caller's depth.
 _MAX_DEPTH = 400
+
+
+# Every 4096 newly solved states a solve calls the checkpoint of its thread (:func:`watching`).
+_CHECK_EVERY = 4095
+_WATCH = threading.local()
+
+
+class Cancelled(Exception):  # noqa: N818 - reads as "the computation was cancelled"
+    """A computation stopped because its result is no longer wanted (a newer click) or its
+    time on the click path is up.  What the solver solved so far stays in its memo."""
+
+
+def _checkpoint(solved: int) -> None:
+    check = getattr(_WATCH, "check", None)
+    if check is not None:
+        check(solved)
+
+
+@contextmanager
+def watching(check: Callable[[int], None]) -> Iterator[None]:
+    """Within this block, on this thread, every solve calls ``check(states in its memo)``
+    about every 4096 newly solved states: to report progress, or to stop the solve by raising
+    (:class:`Cancelled`, say).  The memo stays consistent: only finished states are stored."""
+    previous = getattr(_WATCH, "check", None)
+    _WATCH.check = check
+    try:
+        yield
+    finally:
+        _WATCH.check = previous
 
 
 def _to_fraction(value: Any) -> Fraction:
@@ -259,8 +289,11 @@ class TurnSolver(Generic[S]):
                 best_action, value = action, q
         values[state] = value
         self._best[state] = best_action
+        solved = len(values)
+        if not solved & _CHECK_EVERY:
+            _checkpoint(solved)
         limit = self.max_states
-        if limit is not None and len(values) > limit:
+        if limit is not None and solved > limit:
             raise self._too_many()
         return value
 
@@ -338,7 +371,10 @@ class TurnSolver(Generic[S]):
                     best_action, value = action, q
             values[state] = value
             best[state] = best_action  # type: ignore[assignment]
-            if limit is not None and len(values) > limit:
+            solved = len(values)
+            if not solved & _CHECK_EVERY:
+                _checkpoint(solved)
+            if limit is not None and solved > limit:
                 raise self._too_many()
         return values[root]
 
@@ -764,6 +800,11 @@ def cached_solver(model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]
     keeps the most recently used solvers while their memos hold at most
     :data:`DEFAULT_MAX_STATES` states together (:class:`SolverCache`)."""
     return _SHARED.get(model, exact)
+
+
+def clear_solver_cache() -> None:
+    """Forget every shared solver (tests and benchmarks that need a cold solver)."""
+    _SHARED.clear()
 
 
 def expectation(distribution: Mapping[Number, Number]) -> Number:
