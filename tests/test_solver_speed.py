@@ -238,3 +238,47 @@ def test_solver_cache_keeps_recent_solvers_within_its_state_budget() -> None:
     assert cache.get(models[0]).states_solved() == 0  # the oldest was dropped
     cache.clear()
     assert cache.states() == 0
+
+
+# ---- the shipped Captain Seven table -------------------------------------------------------
+
+
+def test_the_shipped_captain_seven_table_gives_exactly_a_solves_answers() -> None:
+    """Every no-relic Captain Seven turn (any target, relics option on or off) starts from the
+    shipped values; the answers equal a solve without the table, bit for bit."""
+    spec = get_game("captain-seven")
+    for options, drawn in (({}, None), ({"target": 150}, "5h 9s"), ({"relics": True}, "Kh 2c")):
+        model, start = spec.position(spec.variant_cls(**options), drawn=drawn)
+        seeded = TurnSolver(model)
+        assert seeded.states_seeded() == 361_805
+        solved = TurnSolver(model, shipped=False)
+        for state in _walk_positions(model, start, random.Random(3), walks=10):
+            assert _answers(seeded, state) == _answers(solved, state)
+    relic_model, _ = spec.position(spec.variant_cls(relics=True), relic="A")
+    assert TurnSolver(relic_model).states_seeded() == 0  # another state space: no table
+
+
+def test_a_table_that_breaks_the_bellman_equation_is_not_used() -> None:
+    from pushluck_teach.solve.turn_tables import _bellman_holds
+
+    spec = get_game("captain-seven")
+    model, start = spec.position(spec.variant_cls())
+    values = dict(TurnSolver(model)._values)  # the shipped table, as loaded
+    assert _bellman_holds(model, start, values)
+    values[start] = values[start] + 1e-9
+    assert not _bellman_holds(model, start, values)
+
+
+def test_without_numpy_the_solver_solves_instead_of_loading() -> None:
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "from pushluck_teach.games import get_game\n"
+            "from pushluck_teach.solve.turn import TurnSolver\n"
+            "spec = get_game('captain-seven')\n"
+            "m, s = spec.position(spec.variant_cls(), drawn='5h 9s')\n"
+            "t = TurnSolver(m)\n"
+            "print(repr(t.value(s)), t.states_seeded())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    spec = get_game("captain-seven")
+    model, state = spec.position(spec.variant_cls(), drawn="5h 9s")
+    assert done.stdout.split() == [repr(TurnSolver(model).value(state)), "0"]

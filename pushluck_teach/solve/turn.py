@@ -166,10 +166,13 @@ class TurnSolver(Generic[S]):
     position whose model estimates more states (:meth:`TurnModel.estimated_states`) is refused
     up front with :class:`TooManyStates`, a :class:`PositionError` naming the estimate and a way
     to proceed; a solve that turns out larger stops with it once the memo is full.
+
+    ``shipped`` (float mode): start from the model's shipped table of values, if it has one
+    (:mod:`pushluck_teach.solve.turn_tables`; the same numbers a solve computes).
     """
 
     def __init__(self, model: TurnModel[S], *, exact: bool = False,
-                 max_states: int | None = DEFAULT_MAX_STATES) -> None:
+                 max_states: int | None = DEFAULT_MAX_STATES, shipped: bool = True) -> None:
         self.model = model
         self.exact = exact
         self.max_states = max_states
@@ -179,6 +182,14 @@ class TurnSolver(Generic[S]):
         self._draw_once: dict[S, Any] = {}
         self._zero: Any = _rational(0) if exact else 0.0
         self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._seeded = 0
+        if shipped and not exact:
+            from pushluck_teach.solve.turn_tables import shipped_values  # numpy is optional
+
+            table = shipped_values(model)
+            if table:
+                self._values.update(table)
+                self._seeded = len(table)
 
     # ---- number helpers -------------------------------------------------------------------
     def _num(self, value: Any) -> Any:
@@ -411,8 +422,33 @@ class TurnSolver(Generic[S]):
         state = self.model.start if state is None else state
         if not self.model.actions(state):
             raise PositionError("the turn is over: there is no action to choose")
+        return self._best_of(state)
+
+    def _best_of(self, state: S) -> str:
+        """The optimal action at a decision state (solving it if needed).  A state whose value
+        came from a shipped table has no recorded action: it is chosen again from its
+        successors' values by the solve's own rule (stop first on a tie, then the model's
+        order; a proved stop is not compared)."""
+        best = self._best.get(state)
+        if best is not None:
+            return best
         self._value(state)
-        return self._best[state]
+        best = self._best.get(state)
+        if best is None:
+            model = self.model
+            ordered = self._ordered(model.actions(state))
+            if len(ordered) > 1 and not (ordered[0] == STOP and model.stop_is_optimal(state)):
+                todo = ordered
+            else:
+                todo = ordered[:1]
+            value = None
+            for action in todo:
+                q = self._q(state, action)
+                if best is None or self._greater(q, value):
+                    best, value = action, q
+            assert best is not None
+            self._best[state] = best
+        return best
 
     def policy(self) -> Policy:
         """The optimal policy as a callable ``state -> action``."""
@@ -554,8 +590,7 @@ class TurnSolver(Generic[S]):
             others = [a for a in actions if a != action]
             if all(a in exact and self._greater(bound, exact[a]) for a in others):
                 return action
-        self._value(state)
-        return self._best[state]
+        return self._best_of(state)
 
     def _follow_bust(self, state: S) -> Any:
         """P(bust) when continuing only through forced draws and non-draw/stop choices."""
@@ -573,8 +608,7 @@ class TurnSolver(Generic[S]):
             return self._q(state, STOP), None
         if DRAW in actions:
             return None, model.transitions(state, DRAW)
-        self._value(state)
-        return None, model.transitions(state, self._best[state])
+        return None, model.transitions(state, self._best_of(state))
 
     def _stop_asap(self, state: S) -> Any:
         """Value of stopping at the first state where stopping is legal."""
@@ -630,7 +664,7 @@ class TurnSolver(Generic[S]):
             ev_stop=action_values.get(STOP),
             ev_draw_once=draw_once,
             ev_optimal=self._out(value),
-            best_action=self._best[state],
+            best_action=self._best_of(state),
             action_values=action_values,
             turn_total=self._out(self._num(model.turn_total(state))),
         )
@@ -700,7 +734,12 @@ class TurnSolver(Generic[S]):
         return {key: self._out(value) for key, value in result.items()}
 
     def states_solved(self) -> int:
+        """States in the memo (those seeded from a shipped table included)."""
         return len(self._values)
+
+    def states_seeded(self) -> int:
+        """States whose values came from a shipped table (:mod:`.turn_tables`)."""
+        return self._seeded
 
 
 class TooManyStates(PositionError):

@@ -90,7 +90,8 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
 
     Probabilities (``p_bust_next``, every outcome of the next draw) are always exact.  Expected
     values are exact when ``exact_values`` is True, floats when False, and with None exact only
-    when the float solver needed at most ``exact_state_limit`` states for this turn (an exact
+    when the turn from here has at most ``exact_state_limit`` states (the model's estimate, else
+    the states the float solver needed; a shipped table's states do not count) (an exact
     solve of a big turn costs seconds; the CLI's ``--exact`` gives those fractions).
     ``distributions=False`` leaves the two distributions empty (the panel computes them
     separately, off the click's critical path).
@@ -101,8 +102,11 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
         raise PositionError("the turn is over: nothing to analyse")
     floats = cached_solver(model, False)
     analysis = floats.analyse(state)
-    if exact_values is None:
-        exact_values = floats.states_solved() <= exact_state_limit
+    if exact_values is None:  # the turn's size from here: the model's estimate, or the solve
+        size = model.estimated_states(state)
+        if size is None:
+            size = floats.states_solved() - floats.states_seeded()
+        exact_values = size <= exact_state_limit
     exact = cached_solver(model, True)
     if exact_values:
         analysis = exact.analyse(state)
