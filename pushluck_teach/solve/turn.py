@@ -188,7 +188,7 @@ class TurnSolver(Generic[S]):
 
             table = shipped_values(model)
             if table:
-                self._values.update(table)
+                self._values = table  # shared with every solver of this state space
                 self._seeded = len(table)
 
     # ---- number helpers -------------------------------------------------------------------
@@ -738,7 +738,8 @@ class TurnSolver(Generic[S]):
         return len(self._values)
 
     def states_seeded(self) -> int:
-        """States whose values came from a shipped table (:mod:`.turn_tables`)."""
+        """States whose values came from a shipped table (:mod:`.turn_tables`) when this
+        solver started: the table and what other solvers of the same state space added."""
         return self._seeded
 
 

@@ -34,7 +34,7 @@ def _cache_key(model: TurnModel[Any], key: str) -> Any:
                     params={"float_tie": _FLOAT_TIE}, version=TABLE_VERSION)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _load(game: str, key: str, model: TurnModel[Any]) -> dict[Any, float] | None:
     try:
         from pushluck_teach.solve import cache
@@ -58,22 +58,25 @@ def _bellman_holds(model: TurnModel[Any], start: Any, values: dict[Any, float]) 
 
     if start not in values:
         return False
+    shipped = values.pop(start)
     probe = TurnSolver(model, exact=False, max_states=None, shipped=False)
-    probe._values = {s: v for s, v in values.items() if s != start}  # noqa: SLF001
-    probe._seeded = len(probe._values)  # noqa: SLF001
+    probe._values = values  # noqa: SLF001 - the table itself, without its start
     try:
-        return probe._value(start) == values[start]  # noqa: SLF001
+        return probe._value(start) == shipped  # noqa: SLF001
     except Exception:  # a state the table lacks, an encoding that changed...
         return False
+    finally:
+        values[start] = shipped
 
 
 def shipped_values(model: TurnModel[Any]) -> dict[Any, float] | None:
-    """The shipped float values for ``model``'s turn (a fresh dict), or None."""
+    """The shipped float values for ``model``'s turn, or None.  One dict per table, shared by
+    every solver of a model with that key (they share the states and their values, so what one
+    solver adds is right for all; nothing is copied)."""
     key = model.shared_table_key()
     if key is None:
         return None
-    table = _load(model.game, key, model.table_model())
-    return dict(table) if table else None
+    return _load(model.game, key, model.table_model())
 
 
 def build(model: TurnModel[Any]) -> dict[str, Any]:
