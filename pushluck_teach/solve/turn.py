@@ -72,6 +72,10 @@ SECONDS_PER_STATE = {False: 5e-6, True: 7e-6}
 # position of the app's default rules fits; a position whose model estimates more is refused
 # up front (:class:`TooManyStates`), one that turns out larger is stopped at the budget.
 DEFAULT_MAX_STATES = 1_200_000
+# A model without an estimate is stopped only once its memo holds this many times the budget:
+# real games reach turns larger than the budget (an Incan Gold round with two traps gone and
+# four artifacts in: 1.8 million states), and a bot must still be able to play them.
+BACKSTOP_FACTOR = 4
 
 
 def estimate_seconds(states: int, exact: bool) -> float:
@@ -162,10 +166,11 @@ class TurnSolver(Generic[S]):
     solved (so no legal position meets the recursion limit, however deep the turn).  The
     transitions of a waiting state are kept on the side, so the model is asked once per state.
 
-    ``max_states`` bounds the memo (default :data:`DEFAULT_MAX_STATES`; ``None``: no bound).  A
+    ``max_states`` is the state budget (default :data:`DEFAULT_MAX_STATES`; ``None``: none).  A
     position whose model estimates more states (:meth:`TurnModel.estimated_states`) is refused
     up front with :class:`TooManyStates`, a :class:`PositionError` naming the estimate and a way
-    to proceed; a solve that turns out larger stops with it once the memo is full.
+    to proceed; a solve without an estimate stops with it once its memo holds
+    :data:`BACKSTOP_FACTOR` times the budget (``memo_limit``).
 
     ``shipped`` (float mode): start from the model's shipped table of values, if it has one
     (:mod:`pushluck_teach.solve.turn_tables`; the same numbers a solve computes).
@@ -176,6 +181,7 @@ class TurnSolver(Generic[S]):
         self.model = model
         self.exact = exact
         self.max_states = max_states
+        self.memo_limit = None if max_states is None else BACKSTOP_FACTOR * max_states
         self._values: dict[S, Any] = {}
         self._best: dict[S, str] = {}
         self._bust: dict[S, Any] = {}
@@ -229,8 +235,8 @@ class TurnSolver(Generic[S]):
     def _too_many(self, estimate: int | None = None) -> TooManyStates:
         mode = "exact" if self.exact else "float"
         if estimate is None:
-            size = f"more than {self.max_states:,} solver states"
-            seconds = f"over {estimate_seconds(self.max_states or 0, self.exact):.0f} s"
+            size = f"more than {self.memo_limit:,} solver states"
+            seconds = f"over {estimate_seconds(self.memo_limit or 0, self.exact):.0f} s"
         else:
             size = f"about {estimate:,} solver states (the budget is {self.max_states:,})"
             seconds = f"about {estimate_seconds(estimate, self.exact):.0f} s"
@@ -303,7 +309,7 @@ class TurnSolver(Generic[S]):
         solved = len(values)
         if not solved & _CHECK_EVERY:
             _checkpoint(solved)
-        limit = self.max_states
+        limit = self.memo_limit
         if limit is not None and solved > limit:
             raise self._too_many()
         return value
@@ -325,7 +331,7 @@ class TurnSolver(Generic[S]):
         stop_is_optimal = model.stop_is_optimal
         num, ordered_of, greater = self._num, self._ordered, self._greater
         zero = self._zero
-        limit = self.max_states
+        limit = self.memo_limit
         waiting: dict[S, list[tuple[str, Any, Any]]] = {}
         stack: list[S] = [root]
         push = stack.append
