@@ -17,7 +17,16 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
 from pushluck_teach.cards import CardError
-from pushluck_teach.games.base import Flag, GameSpec, Report, RulesError, all_games, get_game
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    Flag,
+    GameSpec,
+    Report,
+    RulesError,
+    all_games,
+    get_game,
+)
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -96,6 +105,8 @@ def odds_command(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     variant = spec.variant(args.option or [])
     position = flag_values(spec.position_flags, args.flag_names, spec, args)
+    if args.objective == "win":
+        return win_odds(spec, variant, position, args)
     if spec.odds is not None:
         return print_report(spec.odds(variant, position), args)
     model, state = spec.position(variant, **position)
@@ -124,6 +135,42 @@ def odds_command(args: argparse.Namespace) -> int:
         )
         print(f"  {labels[name]:<32} {shown}")
     print(f"  {'Best action':<32} {analysis.best_action}")
+    return 0
+
+
+def win_odds(spec: GameSpec, variant: Any, position: dict[str, Any],
+             args: argparse.Namespace) -> int:
+    """``pushluck odds GAME --objective win``: the chance to win after each action now (two
+    players, both playing the whole-game optimum afterwards), from ``--score``/``--opponent``."""
+    from pushluck_teach.solve.whole_game import solver_for
+
+    if spec.whole_game is None:
+        raise CliError(f"--objective win needs a whole-game solution; {spec.name} has none "
+                       "(games: " + ", ".join(s.name for s in all_games() if s.whole_game) + ")")
+    taken = {flag.name for flag in spec.position_flags}
+    if not {"score", "opponent"} <= taken:
+        raise CliError(f"--objective win is not available for {spec.name} yet (it needs "
+                       "--score and --opponent)")
+    model, state = spec.position(variant, **position)
+    if not model.actions(state):
+        raise CliError("the turn is over: nothing to decide")
+    task = solver_for(spec.name).action_win_chances(
+        variant, int(position.get("score") or 0), int(position.get("opponent") or 0),
+        model, state)
+    if task is None:
+        raise CliError(f"the whole-game solution of {spec.name} does not cover these options")
+    chances = task()
+    draw, stop = chances.get(DRAW), chances.get(STOP)
+    best = STOP if stop is not None and (draw is None or stop >= draw) else DRAW
+    if args.json:
+        print(json.dumps({"game": spec.name, "objective": "win", "p_win_draw": draw,
+                          "p_win_stop": stop, "best_action": best}))
+        return 0
+    print(f"{spec.title}: {model.describe(state)}; the chance to win (both playing for the win)")
+    for name, value in (("if you draw now", draw), ("if you stop now", stop)):
+        shown = "n/a (not allowed)" if value is None else f"{value:.6f}"
+        print(f"  {name:<32} {shown}")
+    print(f"  {'Best action':<32} {best}")
     return 0
 
 
@@ -203,6 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_flags(odds, position)
     odds.set_defaults(flag_names=tuple(position))
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
+    odds.add_argument("--objective", choices=("points", "win"), default="points",
+                      help="points: this turn's points (default); win: the chance to win the "
+                           "game after each action (games with a whole-game solution)")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.set_defaults(handler=odds_command)

@@ -474,6 +474,12 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    def others_in_turn(self) -> tuple[int, ...]:
+        """The other players whose choices change the result of this turn (Incan Gold's
+        explorers still inside); a table describes their behaviour to the position (its
+        ``others`` flag).  Default: nobody."""
+        return ()
+
     @property
     def scores_hidden(self) -> bool:
         """Whether players' scores are secret (a secret stash): then nothing shown to the player
