@@ -44,8 +44,6 @@ HERE = Path(__file__).resolve().parent
 CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("pig", "start, d6", {}, {}, False),
     ("pig", "start, d20", {"die_sides": 20}, {}, False),
-    ("pig", "start, d40", {"die_sides": 40}, {}, False),
-    ("pig", "start, d200 (refused)", {"die_sides": 200}, {}, True),
     ("captain-seven", "start, no relic", {}, {}, False),
     ("captain-seven", "start, king relic", {"relics": True}, {"relic": "K"}, False),
     ("captain-seven", "start, ace relic", {"relics": True}, {"relic": "A"}, False),

@@ -149,24 +149,6 @@ def test_a_turn_far_deeper_than_the_recursion_limit_is_solved(exact: bool) -> No
     assert solver.states_solved() == model.rungs + 2
 
 
-@pytest.mark.slow
-def test_pig_with_200_sides_is_solved_without_recursion_error() -> None:
-    """Issue 8's RecursionError.  Independent check: holding at ``S = 2 + … + 200`` is optimal
-    (proved in games/pig.py), so the value is "hold at S" computed by a plain loop here."""
-    variant = PigVariant(die_sides=200)
-    model = PigTurnModel(variant)
-    with pytest.raises(TooManyStates, match="about"):
-        TurnSolver(model).value()  # refused up front by default (its estimate is 4 million)
-    hold = variant.hold_threshold
-    values = [0.0] * (hold + 201)
-    for total in range(hold + 200, -1, -1):
-        if total >= hold:
-            values[total] = float(total)
-        else:
-            values[total] = sum(values[total + f] for f in range(2, 201)) / 200
-    assert TurnSolver(model, max_states=None).value() == pytest.approx(values[0], rel=1e-9)
-
-
 # ---- budget and refusal with an estimate -----------------------------------------------------
 
 
