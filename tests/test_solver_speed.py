@@ -174,7 +174,7 @@ def test_the_cli_refuses_the_164_second_position_at_once() -> None:
          "--relic", "Q", "--option", "relics=true"],
         capture_output=True, text=True, check=False, timeout=60,
     )
-    assert time.perf_counter() - begin < 20
+    assert time.perf_counter() - begin < 60  # start-up on a loaded machine; solving: minutes
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "solver states" in lines[0] and "Traceback" not in done.stderr
