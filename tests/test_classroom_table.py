@@ -70,12 +70,14 @@ def test_pig_points_coach_never_counts_points_past_the_target():
 
 def test_pig_turn_value_is_capped_at_the_points_still_needed():
     spec = get_game("pig")
-    variant = spec.variant({"die_sides": 100})
-    model, state = spec.position(variant, drawn="60", score=0)
+    variant = spec.variant({"die_sides": 20})
+    model, state = spec.position(variant, drawn="17 12", score=80)
     analysis = TurnSolver(model, exact=True).analyse(state)
-    # 60 banked of the 100 needed; a roll gives 61-160 (each reaches the target at 100 at
-    # most with holding) or busts: uncapped the expected result was in the thousands.
-    assert analysis.ev_optimal <= 100
+    # 80 banked, 20 needed: the turn (29 so far) is worth min(29, 20) = 20 whatever happens
+    # next, so holding is best and nothing more can be gained (uncapped, a d20 turn is worth
+    # far more than 20 on average from 29).
+    assert analysis.ev_stop == 20 and analysis.ev_optimal == 20
+    assert analysis.best_action == "stop"
     model, state = spec.position(spec.variant(), drawn="2 3", score=95)
     analysis = TurnSolver(model, exact=True).analyse(state)
     assert analysis.ev_stop == 5 and analysis.ev_optimal == 5 and analysis.best_action == "stop"
@@ -204,3 +206,43 @@ def test_the_command_is_labelled_for_a_terminal_with_a_copy_button():
     assert "Command for a terminal" in html
     assert 'class="pushluck-copy"' in html and "navigator.clipboard" in html
     assert 'class="pushluck-cli"' in html  # the hook the browser test reads
+
+
+def test_options_show_their_names_help_and_range_and_ask_before_ending_a_game():
+    table = GameTable("pig", seats=("human", "optimal"), background=False)
+    sides = table._option_widgets["die_sides"]  # noqa: SLF001
+    assert sides.description == "Die sides"  # the human name, not die_sides
+    helps = [row.children[1].value for row in table.option_box.children[1:]]
+    assert any("Allowed: 2-20" in text for text in helps)
+    table.act("draw")  # a game in progress
+    engine = table.engine
+    log = list(engine.log)
+    sides.value = 8
+    assert table.engine is engine and engine.log == log  # not ended yet
+    assert table.option_confirm.layout.display is None
+    assert "ends the game in progress" in table.option_confirm_text.value
+    table.option_cancel_button.click()
+    assert table.engine is engine and table.variant.die_sides == 6 and sides.value == 6
+    sides.value = 8
+    table.option_apply_button.click()
+    assert table.engine is not engine and table.variant.die_sides == 8
+    assert table.option_confirm.layout.display == "none"
+
+
+def test_set_up_a_position_with_the_command_syntax():
+    table = GameTable("lands-uncharted", seats=("human",), background=False)
+    engine = table.engine
+    table.setup_position({"drawn": "5h 9s"})
+    assert not table.message_is_error, table.message
+    # three 5s and three 9s of the 50 cards left bust you (a first threat and an ally do not)
+    assert table.panel.p_bust_exact == "3/25"
+    assert '--drawn &quot;5h 9s&quot;' in table.cli_html.value
+    assert not any(not b.disabled for b in table.action_buttons.values())  # the game waits
+    table.setup_position({"drawn": "5h 5h"})  # bad input: a message, the set-up unchanged
+    assert table.message_is_error and table.panel.p_bust_exact == "3/25"
+    table.setup_back_button.click()
+    assert table.engine is engine and "Set-up position" not in table.status_html.value
+    pig = GameTable("pig", seats=("human", "optimal"), options={"target": 10},
+                    background=False, objective="points")
+    pig.setup_position({"drawn": "6 6"})
+    assert pig.panel.recommended == "stop"  # 12 reaches the target of 10: hold

@@ -126,7 +126,7 @@ def test_next_card_update_in_place_matches_outcomes() -> None:
     bust, gain = fig.data
     assert bust.x == ("1 (bust)",) and bust.y == (1 / 6,) and bust.text == ("1/6",)
     assert gain.x == ("2", "3") and gain.customdata[0][0] == "1/6 ≈ 0.1667"
-    assert fig.layout.title.text.endswith("P(bust) = 1/6")
+    assert fig.layout.title.text.endswith("chance to bust 1/6")
     assert bust.marker.color == BUST_COLOUR and gain.marker.color == GAIN_COLOUR
     assert {BUST_COLOUR, GAIN_COLOUR} <= set(OKABE_ITO.values())
 

@@ -652,6 +652,8 @@ class AnalysisPanel(widgets.VBox):
         F.update_choice(self.fig_choice, bars, best_key,
                         f"Chance to win (%): best is {label(best)}")
         self.fig_choice.layout.yaxis.title.text = "chance to win the game (%)"
+        self.fig_choice.data[0].text = [percent_text(b.value) for b in bars
+                                        if b.value is not None]
         self._publish(self.fig_choice)
         rows = "".join(
             f"<tr><td>{escape(b.label)}</td><td>{escape(percent_text(b.value))}</td></tr>"

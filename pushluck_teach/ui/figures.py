@@ -395,7 +395,8 @@ def update_next_card(fig: go.FigureWidget, outcomes: Sequence[OutcomeBar],
                 [probability_text(outcomes[i].probability), value_text(outcomes[i].total_after)]
                 for i in idx
             ]
-        suffix = "" if p_bust is None else f": P(bust) = {fraction_text(p_bust)}"
+        suffix = "" if p_bust is None else (
+            ": no card busts you" if p_bust == 0 else f": chance to bust {fraction_text(p_bust)}")
         fig.layout.title.text = f"{title}{suffix}" if outcomes else f"{title}: drawing not legal"
 
 

@@ -182,6 +182,7 @@ class GameTable(widgets.VBox):
         self.engine: Engine | None = None
         self._bots: list[Bot | None] = []
         self._decision: _Decision | None = None
+        self._log_at_start = 0
         self._buttons: dict[str, widgets.Button] = {}
         self.add_class("pushluck-table")
         self._build_widgets()
@@ -252,10 +253,40 @@ class GameTable(widgets.VBox):
         self.preset_dropdown = widgets.Dropdown(description="Preset")
         self.preset_dropdown.observe(self._guarded(self._on_preset), names="value")
         self.option_box = widgets.VBox()
+        self._pending_variant: Variant | None = None
+        self.option_confirm_text = widgets.HTML()
+        self.option_apply_button = widgets.Button(description="Apply: start a new game",
+                                                  button_style="warning")
+        self.option_apply_button.on_click(self._guarded(lambda _b: self._confirm_options(True)))
+        self.option_cancel_button = widgets.Button(description="Cancel: keep this game")
+        self.option_cancel_button.on_click(
+            self._guarded(lambda _b: self._confirm_options(False)))
+        self.option_confirm = widgets.VBox(
+            [self.option_confirm_text,
+             widgets.HBox([self.option_apply_button, self.option_cancel_button])])
+        self.option_confirm.add_class("pushluck-option-confirm")
+        self.option_confirm.layout.display = "none"
         options_panel = widgets.VBox([self.preset_dropdown, self.option_box])
-        self.settings = widgets.Accordion(children=[seats_panel, options_panel])
+        self.setup_fields_box = widgets.VBox()
+        self._setup_fields: dict[str, widgets.Text] = {}
+        self.setup_button = widgets.Button(description="Show this position",
+                                           button_style="primary")
+        self.setup_button.on_click(self._guarded(lambda _b: self._on_setup()))
+        self.setup_back_button = widgets.Button(description="Back to the game")
+        self.setup_back_button.on_click(self._guarded(lambda _b: self._leave_setup()))
+        setup_panel = widgets.VBox([
+            widgets.HTML("<div class='pushluck-note'>Type a position as the <code>pushluck "
+                         "odds</code> command writes it (cards such as <code>5h 9s</code>, "
+                         "rolls such as <code>3 5</code>); the coach jumps there, the game "
+                         "waits.</div>"),
+            self.setup_fields_box,
+            widgets.HBox([self.setup_button, self.setup_back_button]),
+        ])
+        self._study: tuple[dict[str, str], Any, Any] | None = None
+        self.settings = widgets.Accordion(children=[seats_panel, options_panel, setup_panel])
         self.settings.set_title(0, "Players and bots")
         self.settings.set_title(1, "Rule options")
+        self.settings.set_title(2, "Set up a position")
         self.settings.selected_index = None
 
         self.status_html = widgets.HTML()
@@ -502,7 +533,14 @@ class GameTable(widgets.VBox):
         for f in dataclasses.fields(cls):
             hint = hints.get(f.name, str)
             value = getattr(self.variant, f.name)
-            common = {"description": f.name, "style": {"description_width": "initial"}}
+            try:
+                info = cls.option_info(f.name)
+                label, help_text = info.label, info.help
+                allowed = cls.option_allowed(f.name)
+            except (RulesError, AttributeError):
+                label, help_text, allowed = f.name, "", ""
+            common = {"description": label, "style": {"description_width": "initial"},
+                      "tooltip": f"{f.name}: {help_text}"}
             if hint is bool:
                 w: widgets.Widget = widgets.Checkbox(value=bool(value), indent=False, **common)
             elif hint is int:
@@ -514,8 +552,14 @@ class GameTable(widgets.VBox):
             w.observe(self._guarded(functools.partial(self._on_option_widget, f.name, hint)),
                       names="value")
             self._option_widgets[f.name] = w
-            rows.append(w)
-        self.option_box.children = rows
+            note = escape(help_text) + (
+                f" <span class='pl-allowed'>Allowed: {escape(allowed)}.</span>"
+                if allowed and hint is not bool else "")
+            explanation = widgets.HTML(f"<div class='pushluck-option-help'>{note}</div>")
+            row = widgets.VBox([w, explanation])
+            row.add_class("pushluck-option")
+            rows.append(row)
+        self.option_box.children = [self.option_confirm, *rows]
         presets = [("(custom)", "")] + [(name, name) for name in self.spec.presets]
         self._syncing = True
         try:
@@ -523,6 +567,43 @@ class GameTable(widgets.VBox):
             self.preset_dropdown.value = self._matching_preset()
         finally:
             self._syncing = False
+
+    # ---- set up a position -----------------------------------------------------------------
+    def _build_setup_fields(self) -> None:
+        self._study = None
+        self._setup_fields = {}
+        rows = []
+        for flag in self.spec.position_flags:
+            if flag.positional:
+                continue
+            text = widgets.Text(description=flag.flag, placeholder=flag.help,
+                                continuous_update=False, style={"description_width": "initial"},
+                                layout=widgets.Layout(width="520px"))
+            self._setup_fields[flag.name] = text
+            rows.append(text)
+        self.setup_fields_box.children = rows
+
+    def setup_position(self, flags: dict[str, str]) -> None:
+        """Jump the coach to a position given as ``pushluck odds`` flags (the game waits)."""
+        for name, widget in self._setup_fields.items():
+            widget.value = flags.get(name, "")
+        self._guarded(self._on_setup)()
+
+    def _on_setup(self) -> None:
+        flags = {name: w.value.strip() for name, w in self._setup_fields.items()
+                 if w.value.strip()}
+        model, state = self.spec.position_from_flags(self.variant, flags)
+        if not model.actions(state):
+            raise RulesError("that position is already over: nothing to decide")
+        self._study = (flags, model, state)
+        self._say(f"Set-up position: {model.describe(state)}. The game waits: press Back to "
+                  "the game to play on.")
+        self._refresh()
+
+    def _leave_setup(self) -> None:
+        self._study = None
+        self._say("Back to the game.")
+        self._refresh()
 
     def _matching_preset(self) -> str:
         for name, preset in self.spec.presets.items():
@@ -563,12 +644,41 @@ class GameTable(widgets.VBox):
             if not isinstance(exc, RulesError):
                 message = f"bad value {change['new']!r} for option {name!r}: {exc}"
             raise OptionError(message) from None
+        self._request_variant(variant)
+
+    def _request_variant(self, variant: Variant) -> None:
+        """New rules from the option widgets: at once, or after Apply when a game is on."""
+        if self._game_in_progress():
+            self._pending_variant = variant
+            shown = ", ".join(f"{k}={format_option(v)}" for k, v in
+                              variant.changed_options().items()) or "the defaults"
+            self.option_confirm_text.value = (
+                "<div class='pushluck-message pushluck-message-error'>Changing the rules ("
+                f"{escape(shown)}) ends the game in progress and starts a new one.</div>")
+            self.option_confirm.layout.display = None
+            self._say("Rules not changed yet: Apply starts a new game, Cancel keeps this one.")
+            return
         self._apply_variant(variant)
+
+    def _game_in_progress(self) -> bool:
+        """A game someone has played in (more than the bots' opening moves)."""
+        engine = self.engine
+        return (engine is not None and not engine.is_over
+                and len(engine.log) > self._log_at_start)
+
+    def _confirm_options(self, apply: bool) -> None:
+        variant, self._pending_variant = self._pending_variant, None
+        self.option_confirm.layout.display = "none"
+        if apply and variant is not None:
+            self._apply_variant(variant)
+        else:
+            self._sync_option_widgets()
+            self._say("Rules unchanged: the game goes on.")
 
     def _on_preset(self, change: Any) -> None:
         if self._syncing or not change["new"]:
             return
-        self._apply_variant(self.spec.presets[change["new"]])
+        self._request_variant(self.spec.presets[change["new"]])
 
     def _players_allowed(self, variant: Variant) -> list[int]:
         """The player counts these rules can seat (``solo`` rules: one)."""
@@ -585,6 +695,8 @@ class GameTable(widgets.VBox):
         """New rules: a new game.  Rules that cannot seat the current players change the seats
         (and say so); rules that can seat nobody are refused with the game unchanged."""
         seats_note = ""
+        self._pending_variant = None
+        self.option_confirm.layout.display = "none"
         allowed = self._players_allowed(variant)
         if not allowed:
             self._sync_option_widgets()
@@ -630,6 +742,7 @@ class GameTable(widgets.VBox):
         )
         self._sync_seat_widgets()
         self._build_option_widgets()
+        self._build_setup_fields()
         self._new_game()
 
     def _on_seed_text(self, change: Any) -> None:
@@ -661,6 +774,7 @@ class GameTable(widgets.VBox):
         self._guarded(self._new_game)()
 
     def _new_game(self) -> None:
+        self._study = None
         self.engine = None
         self._decision = None
         self.panel.reset_turn()
@@ -672,6 +786,7 @@ class GameTable(widgets.VBox):
         finally:
             self._refresh_safely()
         lines = self._run_bots()
+        self._log_at_start = len(self.engine.log)
         humans = sum(bot is None for bot in self._bots)
         who = f"{humans} human seat{'s' if humans != 1 else ''}" if humans else "bots only"
         self._say(f"New game of {self.spec.title}, seed {self.seed}, {who}."
@@ -773,6 +888,9 @@ class GameTable(widgets.VBox):
             self.panel.show_nothing("No game running.")
             self.gauge.clear()
             return
+        if self._study is not None:
+            self._render_study(engine)
+            return
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
         human_to_move = not engine.is_over and self._bots[engine.current_player] is None
@@ -783,6 +901,24 @@ class GameTable(widgets.VBox):
         self._render_log(engine)
         self._render_finished(engine, view)
         self._render_analysis(engine, view, human_to_move)
+
+    def _render_study(self, engine: Engine) -> None:
+        """A set-up position: the coach and the command describe it; the game waits."""
+        flags, model, state = self._study
+        self._render_buttons(())
+        self.status_html.value = (
+            "<div class='pushluck-status'><strong>Set-up position</strong> (the game waits): "
+            f"{escape(model.describe(state))}</div>")
+        self.cards_html.value = ""
+        self.gauge.clear()
+        self.objective_note.value = ("<div class='pushluck-note'>The coach aims for the most "
+                                     "points this turn in a set-up position.</div>")
+        self.cli_html.value = cli_line_html(self.spec.name, flags,
+                                            self.variant.changed_options())
+        if self.coach == "off":
+            return
+        self.panel.show(model, state, turn_key=("setup", tuple(sorted(flags.items()))),
+                        who="Set-up position", action_label=engine.action_label)
 
     def _button(self, action: str, label: str) -> widgets.Button:
         button = self._buttons.get(action)
