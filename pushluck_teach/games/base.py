@@ -347,6 +347,17 @@ class TurnModel(ABC, Generic[State]):
         their state budget (issue 9), instead of starting a wait of minutes."""
         return None
 
+    def shared_table_key(self) -> str | None:
+        """A name for this turn's state space when its float solution can be shipped as a
+        table (``solve.turn_tables``): models with the same key have the same states and
+        values.  Include the model's version; change it whenever the states or values could
+        change.  ``None`` (the default): no table."""
+        return None
+
+    def table_model(self) -> TurnModel[State]:
+        """The model whose start is the shipped table's start (the turn's own start)."""
+        return self
+
     def assumed(self) -> dict[str, Any]:
         """What the position factory assumed because the caller left it out, as position flag
         name → value (Incan Gold: ``{"round": 1}`` when no round was given), so a report can say

@@ -482,6 +482,17 @@ class CaptainSevenTurnModel(TurnModel[int]):
         return (pool <= (catchers - 1) * (total - 10)
                 and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
 
+    def shared_table_key(self) -> str | None:
+        """Without a relic every turn starts from the full deck, so all such turns share one
+        state space (the target and secret stashes do not change a turn): its float solution
+        ships with the package (``solve.turn_tables``).  Bump the version with the encoding."""
+        if self.relic is None and not any(self.out):
+            return "no-relic-full-deck-v1"
+        return None
+
+    def table_model(self) -> CaptainSevenTurnModel:
+        return CaptainSevenTurnModel()
+
     def estimated_states(self, state: int) -> int | None:
         """About how many states a solve from ``state`` visits (for a refusal up front).
 
