@@ -252,6 +252,16 @@ def parse_whole_number(text: str, what: str, error: type[RulesError] = RulesErro
     return int(text)
 
 
+def whole_number(text: str) -> int:
+    """A whole-number flag's type (``Flag(..., whole_number)``, ``argparse`` ``type=``): the one
+    reader :func:`parse_whole_number`; a refusal is a :class:`RulesError` (a ``ValueError``,
+    which ``argparse`` reports as "invalid whole number value: '²'")."""
+    return parse_whole_number(text, "number")
+
+
+whole_number.__name__ = "whole number"  # argparse names the type in its one-line error
+
+
 def coerce_option(key: str, text: str, hint: Any) -> Any:
     """Convert an option's string value to ``hint`` (bool, int, str, tuple[str, ...], unions)."""
     origin = typing.get_origin(hint)
@@ -584,7 +594,7 @@ REMOVED = Flag("removed", "cards out of the draw pile for other reasons")
 #: A dice game's ``drawn``.
 ROLLS = Flag("drawn", "this turn's rolls, in order")
 #: Aces held as allies from earlier turns (Lands Uncharted, built games with allies).
-ALLIES = Flag("allies", "allies held from earlier turns", int)
+ALLIES = Flag("allies", "allies held from earlier turns", whole_number)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ from pushluck_teach.games.base import (
     Variant,
     option,
     register,
+    whole_number,
 )
 
 try:  # gmpy2's rationals are much faster than fractions.Fraction
@@ -1058,8 +1059,10 @@ SPEC = register(GameSpec(
     position=captain_seven_position,
     deck=lambda variant: _ALL_CARDS,
     position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics"),
-                    Flag("score", "your stash (for --objective win)", int),
-                    Flag("opponent", "the other player's stash (for --objective win)", int)),
+                    Flag("doubled", "the card your queen relic doubled this turn, with relics"),
+                    Flag("score", "your stash (for --objective win)", whole_number),
+                    Flag("opponent", "the other player's stash (for --objective win)",
+                         whole_number)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
     min_players=1,

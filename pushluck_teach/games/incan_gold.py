@@ -97,6 +97,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "incan-gold"
@@ -1158,12 +1159,12 @@ SPEC = register(GameSpec(
     deck=lambda variant: full_deck(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("round", "the round, 1-5", int),
+        Flag("round", "the round, 1-5", whole_number),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
         Flag("carried", "gems you carry this round (with --path, --artifacts: the round as it "
-             "is)", int),
-        Flag("path", "gems left on the path this round", int),
-        Flag("artifacts", "value of the artifacts on the path", int),
+             "is)", whole_number),
+        Flag("path", "gems left on the path this round", whole_number),
+        Flag("artifacts", "value of the artifacts on the path", whole_number),
     ),
     example={"drawn": "5s Kh", "round": "2"},
     min_players=1,

@@ -176,6 +176,32 @@ def p_bust_span(p_bust: Number | None) -> str:
     return f'<span class="pushluck-p-bust" data-exact="{exact}">{escape(shown)}</span>'
 
 
+def numbers_hook(numbers: PositionNumbers | None) -> str:
+    """The DOM hook the browser test reads: every number the panel states about the decision,
+    as data attributes of a hidden span (``data-p-bust``, ``data-ev-stop``,
+    ``data-ev-draw-once``, ``data-ev-optimal`` as exact fractions, or as floats when
+    ``data-exact-values`` is ``"false"``; ``data-best`` the best action; "n/a" when absent)."""
+    if numbers is None:
+        return '<span class="pushluck-numbers-hook" hidden data-best="n/a"></span>'
+    values = {choice.key: choice.value for choice in numbers.choices}
+
+    def shown(value: Number | None) -> str:
+        if value is None:
+            return "n/a"
+        return F.fraction_text(value) if numbers.exact_values else repr(float(value))
+
+    attributes = {
+        "p-bust": F.fraction_text(numbers.p_bust) if numbers.p_bust is not None else "n/a",
+        "ev-stop": shown(values.get("stop")),
+        "ev-draw-once": shown(values.get("draw_once")),
+        "ev-optimal": shown(numbers.ev_optimal),
+        "best": numbers.best_action,
+        "exact-values": "true" if numbers.exact_values else "false",
+    }
+    data = " ".join(f'data-{k}="{escape(str(v), quote=True)}"' for k, v in attributes.items())
+    return f'<span class="pushluck-numbers-hook" hidden {data}></span>'
+
+
 class AnalysisPanel(widgets.VBox):
     """Four exact charts of one decision, updated in place.
 
@@ -325,6 +351,7 @@ class AnalysisPanel(widgets.VBox):
         # p-bust hook stays in the page, empty and hidden.
         self.headline.value = (f"<div class='pushluck-headline'>{escape(text)} "
                                '<span class="pushluck-p-bust" data-exact="n/a" hidden></span>'
+                               f"{numbers_hook(None)}"
                                "</div>")
         self.grid.layout.display = "none"
         F.update_next_card(self.fig_next, (), None)
@@ -705,7 +732,8 @@ class AnalysisPanel(widgets.VBox):
                      f"{escape(F.value_text(numbers.ev_optimal))}.")
         if decided is None:
             parts.append(f"Recommended: <strong>{escape(numbers.best_label)}</strong>.")
-        return "<div class='pushluck-headline'>" + " ".join(parts) + "</div>"
+        return ("<div class='pushluck-headline'>" + " ".join(parts) + numbers_hook(numbers)
+                + "</div>")
 
     @observe("threshold")
     def _threshold_changed(self, _change: Any) -> None:
