@@ -4,11 +4,13 @@ solver), and the one policy vocabulary."""
 from __future__ import annotations
 
 import inspect
+import random
+from collections import Counter
 
 import pytest
 
-from pushluck_teach.games import all_games, get_game
-from pushluck_teach.games.base import CARDS, DICE, RulesError
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import CARDS, DICE, RulesError, turn_games
 from pushluck_teach.games.policies import (
     THRESHOLD,
     TURN_OPTIMAL,
@@ -18,19 +20,20 @@ from pushluck_teach.games.policies import (
 )
 from pushluck_teach.sim.bots import OptimalTurnBot, ThresholdBot, make_bot
 
-GAMES = all_games()
+GAMES = turn_games()
 
 # The decks as the rules state them: a standard deck with two jokers (Captain Seven), a
 # standard deck (Lands Uncharted, Hit List; two with long_haul), Incan Gold's 34 cards (13
 # spades as traps, 7 treasure ranks in two red suits + 2 jokers, 5 heart artifacts).
-DECK_SIZES = {"captain-seven": 54, "lands-uncharted": 52, "hit-list": 52, "incan-gold": 34}
+DECK_SIZES = {"captain-seven": 54, "lands-uncharted": 52, "hit-list": 52, "incan-gold": 34,
+              "custom": 52}
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=[s.name for s in GAMES])
 def test_a_spec_describes_its_game(spec) -> None:
-    assert spec.draws in (CARDS, DICE)
     variant = spec.variant_cls()
-    if spec.draws == DICE:
+    assert spec.draws_for(variant) in (CARDS, DICE)
+    if spec.draws_for(variant) == DICE:
         assert spec.deck is None
     else:
         assert len(spec.deck(variant)) == DECK_SIZES[spec.name]
@@ -90,3 +93,24 @@ def test_a_table_seat_reads_the_same_words() -> None:
     assert make_bot("cautious").name == "cautious"
     with pytest.raises(RulesError, match="needs a whole-game solution"):
         make_bot("win-optimal")
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=[s.name for s in GAMES])
+def test_every_card_is_somewhere_all_game_long(spec) -> None:
+    """``Engine.card_locations`` partitions the deck at every step of random games, whatever
+    the preset (relics, cursed idols, long haul, later rounds...)."""
+    for preset_name, variant in sorted(spec.presets.items()):
+        players = 1 if getattr(variant, "solo", False) else min(3, spec.max_players)
+        for seed in range(3):
+            engine = spec.new_engine(variant, players=players, seed=seed)
+            rng = random.Random(seed)
+            if spec.deck is None:
+                assert engine.card_locations() is None
+                break
+            deck = Counter(spec.deck(variant))
+            for _step in range(300):
+                held = Counter(c for cards in engine.card_locations().values() for c in cards)
+                assert held == deck, (preset_name, seed, engine.log[-3:])
+                if engine.is_over:
+                    break
+                engine.act(rng.choice(engine.legal_actions()))

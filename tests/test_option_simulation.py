@@ -96,6 +96,8 @@ def test_double_or_nothing_from_the_declare_window_matches_the_engine(score: int
 class _MismatchedEngine:
     """An engine whose turn model recommends an action the engine does not allow."""
 
+    game = "pig"
+
     def __init__(self) -> None:
         spec = get_game("pig")
         self._engine = spec.new_engine(players=1, seed=0)
@@ -107,9 +109,10 @@ class _MismatchedEngine:
     def legal_actions(self) -> tuple[str, ...]:
         return ("pass",)  # neither of the model's actions
 
+    def decision_in_turn_model(self) -> bool:
+        return True  # the decision is a turn decision: the model covers it
 
-@pytest.mark.xfail(strict=True, reason="phase B (issue 8): OptimalTurnBot still falls back "
-                   "quietly when the model's action is illegal; the sim/ change makes it raise")
+
 def test_optimal_bot_fails_loudly_on_a_model_engine_disagreement() -> None:
     with pytest.raises(Exception, match="not legal|disagree"):
         OptimalTurnBot().choose(_MismatchedEngine())  # type: ignore[arg-type]

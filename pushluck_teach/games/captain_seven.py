@@ -1,6 +1,6 @@
 r"""Captain Seven's Doubloons: draw cards, stash the total, and never let it end in 7.
 
-Rules (RULES.md, "Captain Seven's Doubloons"; seed 002).  A 54-card deck with both jokers;
+Rules (docs/rules.md, "Captain Seven's Doubloons"; seed 002).  A 54-card deck with both jokers;
 values A 1, 2-10 their rank, J Q K 10.  A turn: draw a card.  The first card of a turn never
 catches you (a first 7 counts 7, a first joker 0).  After it you are *caught* when you draw a 7
 or a joker, or when the turn total ends in 7 (7, 17, 27, ...).  After each draw that did not
@@ -15,7 +15,7 @@ presets ``short``/``standard``/``long``/``marathon``/``atlantic``).  ``secret_st
 :meth:`CaptainSevenEngine.view` hides the other players' stashes (``None``) until someone
 reaches the target (the log then omits stash totals too).  ``relics``: when you stash you may
 keep one of the turn's A, J, Q or K as your relic (engine action ``keep:<card>``; at most one,
-a new one replaces the old).  Readings of the relic rules where RULES.md is silent:
+a new one replaces the old).  Readings of the relic rules where docs/rules.md is silent:
 
 * a relic is the physical card: it is out of the deck while held (and for the rest of the turn
   in which it is spent); the turn model takes them through ``relic`` and ``removed``;
@@ -35,8 +35,9 @@ a new one replaces the old).  Readings of the relic rules where RULES.md is sile
   draws again) or ``pass``; a catching card is never offered (throwing it back only helps the
   drawer).  Bots always pass, and bots never keep relics (``stop`` stashes without keeping).
 
-Turn model (:class:`CaptainSevenTurnModel`).  Objective: doubloons stashed this turn (RULES.md);
-with the ace, a caught turn still stashes a third.  Suits never matter and 10/J/Q/K all count 10,
+Turn model (:class:`CaptainSevenTurnModel`).  Objective: doubloons stashed this turn
+(docs/rules.md); with the ace, a caught turn still stashes a third.  Suits never matter and
+10/J/Q/K all count 10,
 so a state is the number of cards out of the deck per value class ``1 2 3 4 5 6 8 9 10 7 joker``
 (this turn's cards, discarded cards and relics held) together with the turn total, whether a
 counting card has been drawn yet (the first card cannot catch), and, only while a jack or queen
@@ -482,6 +483,17 @@ class CaptainSevenTurnModel(TurnModel[int]):
         return (pool <= (catchers - 1) * (total - 10)
                 and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
 
+    def shared_table_key(self) -> str | None:
+        """Without a relic every turn starts from the full deck, so all such turns share one
+        state space (the target and secret stashes do not change a turn): its float solution
+        ships with the package (``solve.turn_tables``).  Bump the version with the encoding."""
+        if self.relic is None and not any(self.out):
+            return "no-relic-full-deck-v1"
+        return None
+
+    def table_model(self) -> CaptainSevenTurnModel:
+        return CaptainSevenTurnModel()
+
     def estimated_states(self, state: int) -> int | None:
         """About how many states a solve from ``state`` visits (for a refusal up front).
 
@@ -681,7 +693,7 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
 
 
 class CaptainSevenEngine(Engine):
-    """Captain Seven for 1-4 players (1 = solo practice), every option of RULES.md."""
+    """Captain Seven for 1-4 players (1 = solo practice), every option of docs/rules.md."""
 
     game = GAME
 
@@ -714,6 +726,7 @@ class CaptainSevenEngine(Engine):
         self.started = False
         self.last: tuple[int, bool] | None = None  # (value, was the first card)
         self.pending: Card | None = None
+        self.caught_by: Card | None = None  # the card that caught this turn, once it has
         self.phase = "play"
         self._king_queue: list[int] = []
         self._actor = self._player
@@ -767,11 +780,7 @@ class CaptainSevenEngine(Engine):
         }.get(action, action)
 
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         me = f"Player {self._player + 1}"
         if action == DRAW:
@@ -855,6 +864,7 @@ class CaptainSevenEngine(Engine):
                 self.last = None
                 self.phase = "pending"
                 return
+            self.caught_by = card
             self._caught(self.total + value, out)
             return
         self.hand.append(card)
@@ -1007,6 +1017,23 @@ class CaptainSevenEngine(Engine):
     @property
     def scores_hidden(self) -> bool:
         return bool(self.variant.secret_stash)
+
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The deck this turn: the draw pile, this turn's cards, a card awaiting a relic choice,
+        the cards a jack discarded, the card that caught the turn (seen once the game ends on
+        it) and the relics held at the turn start (out all turn)."""
+        return {
+            "draw pile": tuple(self.pile),
+            "this turn": tuple(self.hand),
+            "pending": (self.pending,) if self.pending is not None else (),
+            "discarded": tuple(self.discarded),
+            "caught the turn": (self.caught_by,) if self.caught_by is not None else (),
+            "relics held at the turn start": tuple(self.relics_at_start),
+        }
+
+    def decision_in_turn_model(self) -> bool:
+        """The king window (another player may play a king relic) is outside the turn model."""
+        return self.phase != "king"
 
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
         """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn

@@ -1,4 +1,4 @@
-r"""Incan Gold with a standard deck (RULES.md, "Incan Gold"; seed 004).
+r"""Incan Gold with a standard deck (docs/rules.md, "Incan Gold (standard deck)"; seed 004).
 
 Cards.  13 **traps** ♠A-K; 16 **treasures**, both jokers and ♦♥ A 3 5 7 9 J K, worth A 1,
 3 5 7 9 their rank, J 11, K 13, joker 15 gems (128 gems in all); 5 **artifacts** ♥4 6 8 10 Q
@@ -16,11 +16,11 @@ a lone leaver also takes every artifact on the path.  Nobody inside: the round e
 artifacts leave the game after the round, taken or not.  After the last round the highest banked
 gems plus artifact values wins.
 
-Choices where RULES.md and the sheet are silent (options where a table could differ):
+Choices where docs/rules.md and the sheet are silent (options where a table could differ):
 
 * ``rounds`` (5, any of 1-5; there are only 5 artifacts);
-* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (RULES.md); off, every
-  trap stays for the whole game;
+* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (docs/rules.md);
+  off, every trap stays for the whole game;
 * ``tie_break`` ("shared"): players tied for the highest total share the win; "artifacts": the
   tied player with the most artifact cards wins (the original Incan Gold rule), a further tie
   is shared;
@@ -36,7 +36,7 @@ Choices where RULES.md and the sheet are silent (options where a table could dif
   include two neighbours (the largest set of pairwise non-adjacent positions has 6); the 7th
   trap flipped in a round must spring.  Only hand-made positions can empty the deck.
 
-Turn objective (solo explorer, RULES.md): gems banked this round plus artifacts taken.
+Turn objective (solo explorer, docs/rules.md): gems banked this round plus artifacts taken.
 
 Turn model.  One round for a single explorer as an exact MDP.  Nothing else matters to the
 future than *which* cards are still in the deck and what leaving now would bank, so a state is
@@ -833,12 +833,14 @@ def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[
                     thresholds: tuple[int, ...], carried: int | None, path: int | None,
                     artifacts: int | None) -> tuple[TurnModel[IGState], IGState]:
     """The position from the table's state (see :func:`incan_gold_position`)."""
-    counts = {"carried": carried or 0, "path": path or 0, "artifacts": artifacts or 0}
-    for what, value in counts.items():
+    counts: dict[str, int] = {}
+    for what, value in (("carried", carried), ("path", path), ("artifacts", artifacts)):
         if isinstance(value, str):
-            value = counts[what] = parse_whole_number(value, f"--{what}", PositionError)
+            value = parse_whole_number(value, f"--{what}", PositionError)
+        value = 0 if value is None else value
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise PositionError(f"bad --{what} {value!r}: a whole number of gems, 0 or more")
+        counts[what] = value
     if not flips:
         raise PositionError("--carried, --path and --artifacts describe a round in progress: "
                             "give the cards flipped (--drawn)")
@@ -969,10 +971,7 @@ class IncanGoldEngine(Engine):
 
     # ---- actions ----------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(self.legal_actions()) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         if self.phase == "enter":
             self._say(f"The explorers enter the temple (round {self.round_no}).", out)
@@ -1079,6 +1078,20 @@ class IncanGoldEngine(Engine):
             flags["path"] = str(self.path_gems)
             flags["artifacts"] = str(sum(card_value(c) for c in self.path_artifacts))
         return flags
+
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The round's deck, the path (cards flipped this round; artifacts still lying there),
+        the artifacts taken, the cards out of the game (sprung traps, artifacts lost with a
+        round) and the artifacts of rounds to come."""
+        taken = tuple(card for cards in self.artifacts_taken for card in cards)
+        on_path = tuple(self.path_artifacts)
+        path = tuple(c for c in self.flipped
+                     if classify(c)[0] != "artifact" and c not in self.removed) + on_path
+        out = tuple(c for c in self.removed
+                    if classify(c)[0] != "artifact" or (c not in taken and c not in on_path))
+        to_come = tuple(artifact_card(i) for i in range(self.round_no, ROUNDS_MAX))
+        return {"deck": tuple(self.deck), "path": path, "taken": taken,
+                "out of the game": out, "artifacts to come": to_come}
 
     def others_in_turn(self) -> tuple[int, ...]:
         """The other explorers still inside this round (their choices share the decider's

@@ -51,6 +51,7 @@ from pushluck_teach.games.base import (
     get_game,
 )
 from pushluck_teach.games.policies import THRESHOLD, parse_policy
+from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.sim.gauge import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
@@ -113,15 +114,21 @@ COPY_BUTTON = (
 
 
 def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
-                  objective: str = "points") -> str:
+                  objective: str = "points", rules: str | None = None) -> str:
     """The "check it yourself" command for a position, as the DOM hook
     ``<code class="pushluck-cli" data-game=... data-flags=JSON data-objective=...>``;
-    ``objective="win"`` adds ``--objective win`` (the coach's chance-to-win numbers)."""
+    ``objective="win"`` adds ``--objective win`` (the coach's chance-to-win numbers).  With
+    ``rules`` (a rule file's JSON text, for games whose variants come from rule files) the
+    command reads ``--rules RULES.json`` and the text is shown (and kept in ``data-rules``) to
+    save as that file."""
     parts = ["pushluck", "odds", game]
     for key, value in flags.items():
         parts.append(f"--{key.replace('_', '-')}")
         text = str(value)
         parts.append(f'"{text}"' if isinstance(value, str) else text)
+    if rules is not None:
+        parts.extend(["--rules", "RULES.json"])
+        options = {}
     for key, value in options.items():
         parts.append(f'--option "{key}={format_option(value)}"')
     if objective == "win":
@@ -130,13 +137,16 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
     data_flags = escape(json.dumps(flags), quote=True)
     data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
                           quote=True)
+    data_rules = "" if rules is None else f' data-rules="{escape(rules, quote=True)}"'
+    saved = ("" if rules is None else
+             f"<div>with RULES.json holding: <code>{escape(rules)}</code></div>")
     return (
         "<div class='pushluck-command'><span>Command for a terminal (check these numbers "
         "yourself):</span> "
         f'<code class="pushluck-cli" data-game="{escape(game, quote=True)}" '
-        f'data-flags="{data_flags}" data-options="{data_options}" '
+        f'data-flags="{data_flags}" data-options="{data_options}"{data_rules} '
         f'data-objective="{escape(objective, quote=True)}">{escape(command)}</code> '
-        f"{COPY_BUTTON}</div>"
+        f"{COPY_BUTTON}</div>{saved}"
     )
 
 
@@ -418,6 +428,9 @@ class GameTable(widgets.VBox):
             return
         try:
             variant = self.spec.variant(change["new"])
+            # the seats must suit the new rules (a solo mode is for one player): checked before
+            # the game in progress is replaced, so a refusal leaves it as it was
+            self.spec.new_engine(variant, players=len(self.seats), seed=self.seed)
         except (RulesError, CardError, ValueError, TypeError) as exc:
             self._set_options_quietly(self.variant.options())
             self._error(f"bad options: {exc}")
@@ -916,7 +929,8 @@ class GameTable(widgets.VBox):
         self.objective_note.value = ("<div class='pushluck-note'>The coach aims for the most "
                                      "points this turn in a set-up position.</div>")
         self.cli_html.value = cli_line_html(self.spec.name, flags,
-                                            self.variant.changed_options())
+                                            self.variant.changed_options(),
+                                            rules=self._rules_text())
         if self.coach == "off":
             return
         self.panel.show(model, state, turn_key=("setup", tuple(sorted(flags.items()))),
@@ -980,7 +994,7 @@ class GameTable(widgets.VBox):
                                   + "</div>")
 
     def _render_cards(self, engine: Engine, view: Any) -> None:
-        if self.spec.draws == DICE:
+        if self.spec.draws_for(engine.variant) == DICE:
             html = dice_row_html(view.turn_dice)
         else:
             html = cards_row_html(view.turn_cards)
@@ -1045,7 +1059,7 @@ class GameTable(widgets.VBox):
                             win_chances=decision.win_chances)
             self.cli_html.value = cli_line_html(
                 self.spec.name, decision.flags, options,
-                "win" if decision.win_chances is not None else "points")
+                "win" if decision.win_chances is not None else "points", self._rules_text())
             return
         self.cli_html.value = self._current_cli(engine, options, win)
         if self.coach == "off":
@@ -1056,6 +1070,9 @@ class GameTable(widgets.VBox):
         if not human_to_move:
             self.panel.show_nothing(f"{self._seat_name(engine.current_player)} is moving; "
                                     "the coach waits for your turn.")
+            return
+        if not self.spec.has_turn_model:
+            self.panel.show_nothing("This game has no draw/stop turn to analyse.")
             return
         _flags, model, state = self._position(engine)
         if not model.actions(state):
@@ -1142,8 +1159,14 @@ class GameTable(widgets.VBox):
         flags, _model, _state = self._position(engine)
         if win:
             return cli_line_html(self.spec.name, self._objective_flags(engine, flags), options,
-                                 "win")
-        return cli_line_html(self.spec.name, flags, options)
+                                 "win", self._rules_text())
+        return cli_line_html(self.spec.name, flags, options, rules=self._rules_text())
+
+    def _rules_text(self) -> str | None:
+        """The variant as a rule file, for games whose variants come from rule files."""
+        if self.spec.variant_from_text is None:
+            return None
+        return rules_to_json(self.variant)
 
 
 def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> GameTable:
