@@ -421,8 +421,12 @@ SCRIPT = ("draw", "draw", "stop", "draw", "draw", "coach:after", "draw", "coach:
 def test_play_page_numbers_match_the_command_after_every_action(server, browser, notebook):
     page, watch = open_page(browser, server, notebook, ".pushluck-table .pushluck-action")
     page.wait_for_selector(".pushluck-numbers-hook", state="attached", timeout=PAGE_TIMEOUT_MS)
-    assert page.evaluate(CHARTS_WITH_DATA) > 0, f"{notebook}: the charts are empty on opening"
     checked = [check_numbers(page)]
+    try:  # the charts fill in once the opening position's numbers are shown
+        page.wait_for_function(f"() => ({CHARTS_WITH_DATA})() > 0", timeout=60_000)
+    except Exception:  # noqa: BLE001 - reported below
+        pass
+    assert page.evaluate(CHARTS_WITH_DATA) > 0, f"{notebook}: the charts are empty on opening"
     done = []
     for step in SCRIPT:
         if step == "draw":
