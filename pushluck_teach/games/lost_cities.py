@@ -356,12 +356,24 @@ class LostCitiesVariant(Variant):
 
 
 @dataclass(frozen=True)
+class CardFace:
+    """How a table draws one card: its code, a text label for screen readers and captions,
+    and its suit (an index for the palette, and a name)."""
+
+    code: str
+    label: str
+    suit: int
+    suit_name: str
+
+
+@dataclass(frozen=True)
 class CardZone:
     """One place on the table: a hand, an expedition, a discard pile or the deck.
 
-    ``cards`` are card codes in order (a pile's top last); a hidden zone lists no cards but
-    still ``count`` them.  ``key`` is stable (``hand:0``, ``expedition:1:R``, ``discard:R``,
-    ``deck``); ``colour`` is the zone's colour code, if it has one.
+    ``cards`` are card codes in order (a pile's top last) and ``faces`` the same cards to draw;
+    a hidden zone lists no cards but still ``count`` s them.  ``key`` is stable (``hand:0``,
+    ``expedition:1:R``, ``discard:R``, ``deck``); ``kind`` is the part before the first colon;
+    ``colour`` is the zone's colour code, if it has one.
     """
 
     key: str
@@ -371,6 +383,22 @@ class CardZone:
     count: int
     hidden: bool = False
     colour: str | None = None
+    faces: tuple[CardFace, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return self.key.split(":", 1)[0]
+
+
+def card_face(card: LCCard) -> CardFace:
+    return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour])
+
+
+def _zone(key: str, label: str, owner: int | None, cards: Sequence[LCCard], *,
+          hidden: bool = False, colour: str | None = None) -> CardZone:
+    shown = () if hidden else tuple(cards)
+    return CardZone(key, label, owner, tuple(c.code for c in shown), len(cards), hidden, colour,
+                    tuple(card_face(c) for c in shown))
 
 
 @dataclass(frozen=True)
@@ -645,23 +673,17 @@ class LostCitiesEngine(Engine):
         shown = self._player if viewer == -1 else viewer
         zones: list[CardZone] = []
         for p in range(2):
-            hand = self._hands[p]
-            visible = shown == p
-            zones.append(CardZone(f"hand:{p}", f"Player {p + 1}'s hand", p,
-                                  tuple(c.code for c in hand) if visible else (), len(hand),
-                                  hidden=not visible))
+            zones.append(_zone(f"hand:{p}", f"Player {p + 1}'s hand", p, self._hands[p],
+                               hidden=shown != p))
         for p in range(2):
             for i, colour in enumerate(COLOURS):
-                pile = self._expeditions[p][i]
-                zones.append(CardZone(
-                    f"expedition:{p}:{colour}",
-                    f"Player {p + 1}'s {COLOUR_NAMES[colour]} expedition", p,
-                    tuple(c.code for c in pile), len(pile), colour=colour))
+                zones.append(_zone(f"expedition:{p}:{colour}",
+                                   f"Player {p + 1}'s {COLOUR_NAMES[colour]} expedition", p,
+                                   self._expeditions[p][i], colour=colour))
         for i, colour in enumerate(COLOURS):
-            pile = self._discards[i]
-            zones.append(CardZone(f"discard:{colour}", f"{COLOUR_NAMES[colour]} discard pile",
-                                  None, tuple(c.code for c in pile), len(pile), colour=colour))
-        zones.append(CardZone(DECK, "deck", None, (), len(self._deck), hidden=True))
+            zones.append(_zone(f"discard:{colour}", f"{COLOUR_NAMES[colour]} discard pile",
+                               None, self._discards[i], colour=colour))
+        zones.append(_zone(DECK, "deck", None, self._deck, hidden=True))
         match_lines = tuple(
             (f"this match: {self.match_score(p)}",) for p in range(2))
         finished = ""
@@ -683,14 +705,38 @@ class LostCitiesEngine(Engine):
             phase=self.phase,
         )
 
-    def position_flags(self) -> dict[str, str]:
-        """The current position as ``pushluck odds lost-cities`` flags (colour left out)."""
+    def analysis_subjects(self) -> tuple[tuple[str, str], ...]:
+        """What the analysis panel can be asked about: one expedition colour each."""
+        return tuple((COLOUR_NAMES[c], c) for c in COLOURS)
+
+    def analysis(self, subject: str) -> ExpeditionOdds:
+        """The exact odds of the mover's expedition of colour ``subject``, from what the
+        mover knows: the same numbers as ``pushluck odds lost-cities`` with
+        ``position_flags(subject)``."""
+        if self._over:
+            raise PositionError("the game is over")
+        flags = self.position_flags(subject)
+        return expedition_odds(flags["colour"], hand=flags["hand"],
+                               expedition=flags["expedition"], seen=flags["seen"],
+                               deck_left=int(flags["deck_left"]), phase=self._phase)
+
+    def position_flags(self, subject: str | None = None) -> dict[str, str]:
+        """The mover's position as ``pushluck odds lost-cities`` flags for colour ``subject``
+        (without one: no ``colour``/``expedition``, and ``seen`` leaves out the mover's own
+        expeditions)."""
         me = self._player
-        return {
-            "hand": cards_text(self._hands[me]),
-            "seen": cards_text(self.public_cards()),
-            "deck_left": str(len(self._deck)),
-        }
+        colour = parse_colour(subject) if subject else None
+        mine = [] if colour is None else self._expeditions[me][COLOURS.index(colour)]
+        hidden_from_seen = Counter(c for pile in self._expeditions[me] for c in pile) \
+            if colour is None else Counter(mine)
+        seen = list((Counter(self.public_cards()) - hidden_from_seen).elements())
+        flags = {"hand": cards_text(self._hands[me]), "seen": cards_text(sorted(seen)),
+                 "deck_left": str(len(self._deck))}
+        if colour is not None:
+            flags = {"colour": colour, **flags, "expedition": cards_text(mine)}
+        if self._phase == DRAW_FROM:
+            flags["phase"] = DRAW_FROM
+        return flags
 
 
 class HotSeat:
@@ -934,6 +980,18 @@ class ScoreDistribution:
 
 
 @dataclass(frozen=True)
+class ChartBars:
+    """One bar chart of a report, for a table's analysis panel (exact values, text on bars)."""
+
+    title: str
+    x_title: str
+    y_title: str
+    labels: tuple[str, ...]
+    values: tuple[Fraction, ...]
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CardOdds:
     """One card of the colour you do not hold: where it may be and whether it will be yours."""
 
@@ -984,6 +1042,27 @@ class ExpeditionOdds:
         if mean > 0:
             return f"open {name}: the plan expects {_fmt(mean)} points, more than 0 for waiting"
         return f"do not open {name} yet: the plan expects {_fmt(mean)} points, below 0"
+
+    @property
+    def headline(self) -> str:
+        """The panel's first line: the verdict and the clock."""
+        return (f"{self.verdict[0].upper()}{self.verdict[1:]}. Deck {self.deck_left}: you have "
+                f"{self.my_turns} turns left, the opponent {self.opponent_turns}.")
+
+    def chart_bars(self) -> tuple[ChartBars, ...]:
+        """The final score's distribution under the plan, and each missing card's chances."""
+        name = COLOUR_NAMES[self.colour]
+        scores = ChartBars(
+            f"Final {name} score if you play every {name} card you get (mean "
+            f"{_fmt(self.plan.mean)})", "final score", "probability",
+            tuple(str(s) for s, _ in self.plan.probabilities),
+            tuple(p for _, p in self.plan.probabilities),
+            tuple(f"{float(p):.1%}" for _, p in self.plan.probabilities))
+        cards = ChartBars(
+            f"Chance each missing {name} card ends on your expedition", "card", "probability",
+            tuple(m.card.code for m in self.missing), tuple(m.p_played for m in self.missing),
+            tuple(f"{float(m.p_played):.1%}" for m in self.missing))
+        return scores, cards
 
     def as_json(self, exact: bool = False) -> dict[str, Any]:
         def num(x: Fraction) -> Any:
