@@ -16,8 +16,8 @@ from bench_turn_solvers import bench_position
 from pushluck_teach.games.captain_seven import (
     CaptainSevenVariant,
     captain_seven_position,
-    threshold_outcome_distributions,
 )
+from pushluck_teach.solve.whole_game.captain_seven import threshold_outcome_distributions
 
 
 def _timed(fn: Any) -> tuple[Any, float, float]:

@@ -92,7 +92,7 @@ def bench_captain_seven() -> dict[str, float]:
         try:
             seconds, _ = _timed(c7._turn_start_table)
             figures["c7_turn_table_s"] = seconds
-            for g in c7.SHEET_TARGETS:
+            for g in c7.SHIPPED_TARGETS:
                 seconds, solution = _timed(lambda g=g: c7.solve_optimal(CaptainSevenVariant(
                     target=g)))
                 figures[f"c7_{g}_solve_s"] = seconds
@@ -126,7 +126,7 @@ def bench_captain_seven() -> dict[str, float]:
             seconds, _ = _timed(lambda: c7.captain_seven_win_probability(
                 variant, 30, 55, state=state, model=model))
             figures["c7_gauge_within_turn_s"] = seconds
-            for g in c7.SHEET_TARGETS:
+            for g in c7.SHIPPED_TARGETS:
                 away = c7.threshold_give_away(CaptainSevenVariant(target=g))
                 for kind in ("threshold", "chase"):
                     name, chance = away.best[kind]

@@ -11,15 +11,14 @@ and one line on stderr.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
-from collections.abc import Sequence
-from fractions import Fraction
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
 from pushluck_teach.cards import CardError
-from pushluck_teach.games.base import GameSpec, RulesError, all_games, get_game
+from pushluck_teach.games.base import Flag, GameSpec, Report, RulesError, all_games, get_game
+from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve.turn import TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
@@ -35,35 +34,71 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def fraction_text(value: Fraction | None) -> str | None:
-    return None if value is None else f"{value.numerator}/{value.denominator}"
+def position_flags() -> dict[str, str]:
+    """Every registered game's position flags: ``{"ace_values": "--ace-values", ...}``."""
+    return {flag.name: flag.flag for spec in all_games() for flag in spec.position_flags}
 
 
-POSITION_FLAGS = {
-    "drawn": "--drawn", "removed": "--removed", "allies": "--allies",
-    "ace_values": "--ace-values", "round": "--round", "relic": "--relic",
-    "hits": "--hits", "score": "--score", "others": "--others",
-}
+#: The position flags of the games in ``games/`` (registered when this module loads).
+POSITION_FLAGS = position_flags()
 
 
-def position_arguments(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
-    """The position flags given, checked against what the game's position factory takes."""
-    accepted = inspect.signature(spec.position).parameters
-    kwargs: dict[str, Any] = {}
-    for name, flag in POSITION_FLAGS.items():
+def game_flags(specs: Sequence[GameSpec], pick: Callable[[GameSpec], Sequence[Flag]]
+               ) -> dict[str, tuple[Flag, str]]:
+    """Every flag the games take (by name), with a help text naming the games that take it
+    when not all of them do: ``{"allies": (Flag, "allies held ... (lands-uncharted)")}``."""
+    takers: dict[str, list[tuple[GameSpec, Flag]]] = {}
+    for spec in specs:
+        for flag in pick(spec):
+            takers.setdefault(flag.name, []).append((spec, flag))
+    merged: dict[str, tuple[Flag, str]] = {}
+    for name, pairs in takers.items():
+        first = pairs[0][1]
+        if any(flag.type is not first.type or flag.positional != first.positional
+               for _, flag in pairs):
+            raise RulesError(f"games disagree on the type of {first.flag}")
+        helps: dict[str, list[str]] = {}
+        for spec, flag in pairs:
+            helps.setdefault(flag.help, []).append(spec.name)
+        everyone = len(pairs) == len(specs)
+        parts = [text if everyone and len(helps) == 1 else f"{text} ({', '.join(games)})"
+                 for text, games in helps.items()]
+        merged[name] = (first, "; ".join(parts))
+    return merged
+
+
+def add_flags(parser: argparse.ArgumentParser, flags: dict[str, tuple[Flag, str]]) -> None:
+    for flag, help_text in flags.values():
+        if flag.positional:
+            parser.add_argument(flag.name, type=flag.type, metavar=flag.metavar,
+                                help=help_text.replace("%", "%%"))
+        else:
+            parser.add_argument(flag.flag, dest=flag.name, type=flag.type, metavar=flag.metavar,
+                                help=help_text.replace("%", "%%"))
+
+
+def flag_values(spec_flags: Sequence[Flag], all_flags: Iterable[str], spec: GameSpec,
+                args: argparse.Namespace) -> dict[str, Any]:
+    """The flags given, each checked against what ``spec`` takes."""
+    taken = {flag.name for flag in spec_flags}
+    values: dict[str, Any] = {}
+    for name in all_flags:
         value = getattr(args, name, None)
         if value is None:
             continue
-        if name not in accepted:
-            raise CliError(f"{flag} does not apply to {spec.name}")
-        kwargs[name] = value
-    return kwargs
+        if name not in taken:
+            raise CliError(f"--{name.replace('_', '-')} does not apply to {spec.name}")
+        values[name] = value
+    return values
 
 
 def odds_command(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     variant = spec.variant(args.option or [])
-    model, state = spec.position(variant, **position_arguments(spec, args))
+    position = flag_values(spec.position_flags, args.flag_names, spec, args)
+    if spec.odds is not None:
+        return print_report(spec.odds(variant, position), args)
+    model, state = spec.position(variant, **position)
     analysis = TurnSolver(model, exact=True).analyse(state)
     exact = {name: getattr(analysis, name) for name in ODDS_FIELDS}
     if args.json:
@@ -111,18 +146,42 @@ def solve_command(args: argparse.Namespace) -> int:
                        f"not {args.players}")
     report = solver.report(variant, args.players, list(args.policy or []), exact=args.exact)
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(report.as_json()))
         return 0
     rules = ", ".join(f"{k}={v}" for k, v in variant.options().items())
     print(f"{spec.title}, whole game: {rules}")
-    for key, value in report.items():
-        if key in ("game", "variant") or isinstance(value, dict):
+    for key, value in report.items:
+        if isinstance(value, dict):
             continue
         shown = f"{value:.6f}" if isinstance(value, float) and abs(value) >= 1e-3 else value
         if isinstance(value, list):
             shown = " vs ".join(map(str, value))
         print(f"  {key:<20} {shown}")
     return 0
+
+
+def print_report(report: Report, args: argparse.Namespace) -> int:
+    """Print a game's own report (its odds, a score...)."""
+    if getattr(args, "json", False):
+        print(json.dumps(report.as_json(exact=getattr(args, "exact", False))))
+    else:
+        for line in report.text_lines():
+            print(line)
+    return 0
+
+
+def game_command(args: argparse.Namespace) -> int:
+    """An extra subcommand a game offers (``pushluck score GAME ...``)."""
+    spec = get_game(args.game)
+    command = next((c for c in spec.commands if c.name == args.command), None)
+    if command is None:
+        offering = [s.name for s in all_games() if any(c.name == args.command
+                                                        for c in s.commands)]
+        raise CliError(f"{args.command} does not apply to {spec.name} "
+                       f"(games: {', '.join(offering)})")
+    variant = spec.variant(args.option or [])
+    values = flag_values(command.flags, args.flag_names, spec, args)
+    return print_report(command.run(variant, values), args)
 
 
 def games_command(args: argparse.Namespace) -> int:
@@ -136,35 +195,48 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pushluck", description="Exact odds for push-your-luck games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    specs = all_games()
+    names = ", ".join(spec.name for spec in specs)
     odds = sub.add_parser("odds", help="exact analysis of one position of a turn")
-    odds.add_argument("game", help="lands-uncharted, hit-list, captain-seven, incan-gold, pig")
-    odds.add_argument("--drawn", help="this turn's cards, in order (Pig: the rolls)")
-    odds.add_argument("--removed", help="cards out of the draw pile for other reasons")
-    odds.add_argument("--allies", type=int, help="Lands Uncharted: allies held from earlier turns")
-    odds.add_argument("--ace-values", help="Hit List: value chosen for each ace drawn (11,1)")
-    odds.add_argument("--round", type=int, help="Incan Gold: the round, 1-5")
-    odds.add_argument("--hits", type=int,
-                      help="Hit List: hits completed before this job (for one_last_job)")
-    odds.add_argument("--score", type=int,
-                      help="Lands Uncharted: the score on a declared double-or-nothing turn")
-    odds.add_argument("--others", help="Incan Gold: other explorers' leave thresholds, e.g. 5,10")
-    odds.add_argument("--relic", help="Captain Seven with relics: the relic held (A, J, Q or K)")
+    odds.add_argument("game", help=names)
+    position = game_flags(specs, lambda spec: spec.position_flags)
+    add_flags(odds, position)
+    odds.set_defaults(flag_names=tuple(position))
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.set_defaults(handler=odds_command)
 
     solve = sub.add_parser("solve", help="the whole game: chance to win, or turns to the goal")
-    solve.add_argument("game", help="a game with a whole-game solver (pig, captain-seven)")
+    solvable = ", ".join(spec.name for spec in specs if spec.whole_game)
+    solve.add_argument("game", help=f"a game with a whole-game solver ({solvable})")
     solve.add_argument("--target", type=int, help="the score to reach (the target option)")
     solve.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
-                       help="one per player, in seat order: optimal, hold:20, keep-pace, ...")
+                       help="one per player, in seat order: win-optimal (or optimal), "
+                            "hold:20, threshold:30, keep-pace, turn-optimal, ...")
     solve.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     solve.add_argument("--exact", action="store_true",
                        help="add exact fractions (small targets only)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=solve_command)
+
+    extra: dict[str, list[GameSpec]] = {}
+    for spec in specs:
+        for command in spec.commands:
+            extra.setdefault(command.name, []).append(spec)
+    for name, offering in extra.items():
+        first = next(c for c in offering[0].commands if c.name == name)
+        sub_parser = sub.add_parser(name, help=first.help)
+        sub_parser.add_argument("game", help=", ".join(spec.name for spec in offering))
+        flags = game_flags(offering, lambda spec, name=name: next(
+            c.flags for c in spec.commands if c.name == name))
+        add_flags(sub_parser, flags)
+        sub_parser.add_argument("--option", action="append", metavar="KEY=VALUE",
+                                help="a rule option")
+        sub_parser.add_argument("--exact", action="store_true", help="add exact fractions")
+        sub_parser.add_argument("--json", action="store_true", help="print one JSON object")
+        sub_parser.set_defaults(handler=game_command, flag_names=tuple(flags))
 
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(handler=games_command)

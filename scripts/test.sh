@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run the whole test suite from a fresh clone: creates .venv, installs the package with its test
-# extra, then runs ruff and pytest (unit, property, simulation, notebook and browser tests).
+# extra, then runs ruff, the import-layers contract (lint-imports) and pytest (unit, property,
+# simulation, notebook and browser tests).
 # Extra arguments go to pytest, e.g.  scripts/test.sh -m "not slow and not browser"  for a quick run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,5 +17,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 echo "== ruff"
 .venv/bin/ruff check .
+echo "== import layers"
+.venv/bin/lint-imports
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

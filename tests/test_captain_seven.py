@@ -29,11 +29,13 @@ from pushluck_teach.games.captain_seven import (
     card_value,
     caught,
     stopped,
-    threshold_outcome_distributions,
-    turn_outcome_distribution,
 )
 from pushluck_teach.sim import OptimalTurnBot, ThresholdBot, simulate_games, simulate_turns
 from pushluck_teach.solve.turn import TurnSolver, expectation
+from pushluck_teach.solve.whole_game.captain_seven import (
+    threshold_outcome_distributions,
+    turn_outcome_distribution,
+)
 
 SPEC = get_game("captain-seven")
 BASE = CaptainSevenVariant()

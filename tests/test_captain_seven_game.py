@@ -14,19 +14,17 @@ from pushluck_teach.games.base import PositionError, RulesError, get_game
 from pushluck_teach.games.captain_seven import (
     CaptainSevenVariant,
     captain_seven_position,
-    threshold_outcome_distributions,
 )
 from pushluck_teach.sim import SimulationResult, ThresholdBot, simulate_games
+from pushluck_teach.sim.gauge import engine_win_probability as captain_seven_engine_win_probability
+from pushluck_teach.sim.policy_bots import CaptainSevenPolicyBot
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.solve.whole_game import has_solver, solver_for
 from pushluck_teach.solve.whole_game.captain_seven import (
     MAX_THRESHOLD,
-    SHEET_TARGETS,
     C7Policy,
-    CaptainSevenPolicyBot,
     _solution_key,
-    captain_seven_engine_win_probability,
     captain_seven_win_probability,
     evaluate_match,
     evaluate_match_uncached,
@@ -35,8 +33,12 @@ from pushluck_teach.solve.whole_game.captain_seven import (
     solve_optimal,
     threshold_give_away,
     threshold_matrix,
+    threshold_outcome_distributions,
     turn_distribution,
     turn_table_from_state,
+)
+from pushluck_teach.solve.whole_game.captain_seven import (
+    SHIPPED_TARGETS as SHEET_TARGETS,
 )
 from pushluck_teach.ui.whole_game import (
     hold_boundary_heatmap,

@@ -17,13 +17,13 @@ from pushluck_teach.cli import main
 from pushluck_teach.games.base import PositionError, RulesError, get_game
 from pushluck_teach.games.pig import PigVariant
 from pushluck_teach.sim import SimulationResult, simulate_games
+from pushluck_teach.sim.policy_bots import PigPolicyBot
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.whole_game import PolicyText, has_solver, solver_for
 from pushluck_teach.solve.whole_game.pig import (
     SHIPPED_VARIANTS,
     PigModel,
     PigPolicy,
-    PigPolicyBot,
     evaluate_match,
     evaluate_match_uncached,
     exact_expected_turns,

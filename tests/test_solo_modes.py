@@ -12,15 +12,14 @@ import pytest
 from pushluck_teach.games.base import RulesError, get_game
 from pushluck_teach.games.hit_list import HitListVariant
 from pushluck_teach.games.lands_uncharted import LandsUnchartedVariant
+from pushluck_teach.sim.solo_checks import compare_with_engine, model_monte_carlo
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.solve.whole_game.solo import (
     SoloPolicy,
-    compare_with_engine,
     hit_list_job_outcomes,
     lands_turn_outcomes,
     lands_uncharted_solo,
     lone_gunman,
-    model_monte_carlo,
     solo_result,
 )
 from pushluck_teach.ui.whole_game import solo_distribution_chart

@@ -25,10 +25,11 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pushluck_teach.cards import Card
 
@@ -260,6 +261,7 @@ class TableView:
     discard_pile: int | None = None
     round_text: str = ""
     finished_text: str = ""
+    turn_dice: tuple[int, ...] = ()
 
 
 class Engine(ABC):
@@ -278,14 +280,18 @@ class Engine(ABC):
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.log: list[str] = []
         self.turn_records: list[TurnRecord] = []
+        #: the trivial accessors below read these; an engine keeping other books overrides them
+        self._player = 0
+        self._over = False
+        self._scores: list[Number] = [0] * players
 
     @property
-    @abstractmethod
-    def current_player(self) -> int: ...
+    def current_player(self) -> int:
+        return self._player
 
     @property
-    @abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        return self._over
 
     @abstractmethod
     def legal_actions(self) -> tuple[str, ...]: ...
@@ -293,12 +299,17 @@ class Engine(ABC):
     @abstractmethod
     def act(self, action: str) -> list[str]: ...
 
-    @abstractmethod
-    def scores(self) -> tuple[Number, ...]: ...
+    def scores(self) -> tuple[Number, ...]:
+        return tuple(self._scores)
 
-    @abstractmethod
     def winners(self) -> tuple[int, ...]:
-        """The winning players once the game is over (several on a shared win)."""
+        """The winning players once the game is over (several on a shared win): by default
+        everyone with the highest score."""
+        if not self.is_over:
+            return ()
+        scores = self.scores()
+        best = max(scores)
+        return tuple(p for p, score in enumerate(scores) if score == best)
 
     @abstractmethod
     def turn_position(self) -> tuple[TurnModel[Any], Any]:
@@ -318,6 +329,12 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    @property
+    def scores_hidden(self) -> bool:
+        """Whether players' scores are secret (a secret stash): then nothing shown to the player
+        to move may depend on the others' scores."""
+        return False
+
     def action_label(self, action: str) -> str:
         """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
         return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
@@ -328,19 +345,86 @@ class Engine(ABC):
 
 
 # --------------------------------------------------------------------------------------------
+# What a game offers the layers above: bots, command-line flags, reports
+
+
+class Bot(Protocol):
+    """Anything that plays an :class:`Engine`: ``choose`` returns one of its legal actions."""
+
+    name: str
+
+    def choose(self, engine: Engine) -> str: ...
+
+
+class Report(Protocol):
+    """A game's own command-line answer (odds of a game whose turn is not draw/stop, a score):
+    the CLI prints ``text_lines()`` or ``json.dumps(as_json(exact))``."""
+
+    def as_json(self, exact: bool = False) -> dict[str, Any]: ...
+
+    def text_lines(self) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One command-line flag a game takes: ``name`` is the keyword passed on (``ace_values`` is
+    typed ``--ace-values``); ``type`` converts the text (``int`` for counts)."""
+
+    name: str
+    help: str
+    type: Callable[[str], Any] = str
+    metavar: str | None = None
+    positional: bool = False
+
+    @property
+    def flag(self) -> str:
+        return self.name if self.positional else "--" + self.name.replace("_", "-")
+
+
+#: The flags every card game's position takes.
+DRAWN = Flag("drawn", "this turn's cards, in order")
+REMOVED = Flag("removed", "cards out of the draw pile for other reasons")
+#: A dice game's ``drawn``.
+ROLLS = Flag("drawn", "this turn's rolls, in order")
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """An extra ``pushluck`` subcommand a game offers (``pushluck score lost-cities ...``):
+    ``run(variant, values)`` gets the flags given (by name) and returns a :class:`Report`."""
+
+    name: str
+    help: str
+    flags: tuple[Flag, ...]
+    run: Callable[[Variant, Mapping[str, Any]], Report]
+
+
+# --------------------------------------------------------------------------------------------
 # Registry
 
 
 PositionFactory = Callable[..., tuple[TurnModel[Any], Any]]
+CARDS = "cards"
+DICE = "dice"
 
 
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the CLI, solver, simulator and UI need to know about one game.
 
-    ``position(variant, drawn=..., removed=..., allies=..., ace_values=..., round=...)`` builds a
-    turn model and its start state from what is known, raising :class:`RulesError` (or
-    :class:`~pushluck_teach.cards.CardError`) on bad input.
+    ``position(variant, drawn=..., removed=..., ...)`` builds a turn model and its start state
+    from what is known, raising :class:`RulesError` (or :class:`~pushluck_teach.cards.CardError`)
+    on bad input; it takes exactly the keywords of ``position_flags``.
+
+    * ``deck(variant)``: the full deck under a variant (``None`` for dice); ``draws``:
+      ``"cards"`` or ``"dice"`` (how ``--drawn`` is read and how a table shows this turn);
+    * ``whole_game``: the dotted path of the solve-side module exposing ``SOLVER`` (a string,
+      because games do not import ``solve``), or ``None``;
+    * ``odds``: for a game whose analysis is not the generic draw/stop turn, a function
+      ``(variant, flags) -> Report`` that ``pushluck odds`` prints instead;
+    * ``commands``: extra subcommands; ``bots``: the game's own bots by name;
+    * ``example``: a position that leaves a decision, as position flags (``{"drawn": "5h 9s"}``),
+      for lessons and docs.
     """
 
     name: str
@@ -352,9 +436,34 @@ class GameSpec:
     max_players: int
     presets: Mapping[str, Variant] = field(default_factory=dict)
     blurb: str = ""
+    deck: Callable[[Any], tuple[Card, ...]] | None = None
+    draws: str = CARDS
+    position_flags: tuple[Flag, ...] = (DRAWN, REMOVED)
+    whole_game: str | None = None
+    odds: Callable[[Variant, Mapping[str, Any]], Report] | None = None
+    commands: tuple[GameCommand, ...] = ()
+    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    example: Mapping[str, str] = field(default_factory=dict)
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = ()) -> Variant:
         return self.variant_cls.from_options(options)
+
+    def position_from_flags(self, variant: Variant, flags: Mapping[str, str]
+                            ) -> tuple[TurnModel[Any], Any]:
+        """The position given as flag texts (``{"drawn": "5s Kh", "round": "2"}``, as
+        ``pushluck odds`` and ``Engine.position_flags`` write them), each converted by its
+        :class:`Flag`'s type; a flag the game does not take is a :class:`PositionError`."""
+        known = {flag.name: flag for flag in self.position_flags}
+        kwargs: dict[str, Any] = {}
+        for name, text in flags.items():
+            flag = known.get(name)
+            if flag is None:
+                raise PositionError(f"--{name.replace('_', '-')} does not apply to {self.name}")
+            try:
+                kwargs[name] = flag.type(text) if isinstance(text, str) else text
+            except ValueError:
+                raise PositionError(f"bad value {text!r} for {flag.flag}") from None
+        return self.position(variant, **kwargs)
 
     def new_engine(self, variant: Variant | None = None, *, players: int = 2,
                    seed: int | random.Random | None = 0) -> Engine:
@@ -369,8 +478,24 @@ _REGISTRY: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> GameSpec:
+    """Register a game module's spec (once, at import)."""
     _REGISTRY[spec.name] = spec
     return spec
+
+
+@contextmanager
+def registered(spec: GameSpec) -> Iterator[GameSpec]:
+    """Register ``spec`` for the duration of a ``with`` block (tests, throw-away games); the
+    registry is restored on exit.  A name already taken is refused."""
+    from pushluck_teach import games  # noqa: F401  (the real games first)
+
+    if spec.name in _REGISTRY:
+        raise RulesError(f"a game named {spec.name!r} is already registered")
+    _REGISTRY[spec.name] = spec
+    try:
+        yield spec
+    finally:
+        _REGISTRY.pop(spec.name, None)
 
 
 def get_game(name: str) -> GameSpec:

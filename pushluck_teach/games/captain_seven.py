@@ -92,7 +92,7 @@ save (0 without the ace).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -107,8 +107,11 @@ from pushluck_teach.cards import (
 )
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -545,97 +548,6 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     return model, state
 
 
-# ---- distributions for whole-game analysis ---------------------------------------------------
-
-
-def turn_outcome_distribution(variant: CaptainSevenVariant | None = None,
-                              policy: str | int | Callable[[Any], str] = "optimal", *,
-                              relic: str | None = None, exact: bool = True
-                              ) -> dict[int, Any]:
-    """The exact distribution ``{doubloons stashed: probability}`` of one turn from its start.
-
-    ``policy``: ``"optimal"`` (the turn's optimal policy), an int ``T`` ("stop once the turn
-    total reaches T"; other choices optimal), or a callable ``state -> action`` over
-    :class:`CaptainSevenTurnModel` states.  Fractions when ``exact`` (the default), else floats.
-    """
-    from pushluck_teach.solve.turn import TurnSolver  # games/ must not import solve/ at load
-
-    model = CaptainSevenTurnModel(variant or CaptainSevenVariant(), relic)
-    solver = TurnSolver(model, exact=exact)
-    if policy == "optimal":
-        choose = None
-    elif isinstance(policy, int) and not isinstance(policy, bool):
-        choose = solver.threshold_policy(policy)
-    elif callable(policy):
-        choose = policy
-    else:
-        raise OptionError(f"bad policy {policy!r}: use 'optimal', a threshold T, or a callable")
-    return {int(k): v for k, v in solver.distribution(model.start, choose).items()}
-
-
-def threshold_outcome_distributions(thresholds: Iterable[int],
-                                    variant: CaptainSevenVariant | None = None, *,
-                                    relic: str | None = None
-                                    ) -> dict[int, dict[int, Fraction]]:
-    """``{T: {doubloons stashed: probability}}`` for "stop once the turn total reaches T", for
-    every ``T`` at once, exactly (one forward pass; module docstring).  ``relic`` may be
-    ``None``, ``"K"`` or ``"A"`` (the jack and queen bring choices a threshold does not fix:
-    use :func:`turn_outcome_distribution`)."""
-    wanted = sorted(set(thresholds))
-    if not wanted:
-        return {}
-    model = CaptainSevenTurnModel(variant or CaptainSevenVariant(), relic)
-    if model.relic_code in (RELIC_JACK, RELIC_QUEEN):
-        raise PositionError("threshold tables cover no relic, the king or the ace only")
-    top = wanted[-1]
-    one = _rational(1)
-    reach: dict[int, Any] = {model.start: one}
-    # stop_mass[x][y]: mass entering a live state of total x from a state of total y
-    # (y = -1 from the turn start); lost_mass[p][y]: mass caught with p saved.
-    stop_mass: dict[int, dict[int, Any]] = {}
-    lost_mass: dict[int, dict[int, Any]] = {}
-    buckets: dict[int, list[int]] = {0: [model.start]}
-    level = 0
-    while buckets:
-        level = min(buckets)
-        for state in buckets.pop(level):
-            p = reach.pop(state)
-            parent = state >> _TOTAL_SHIFT if state & STARTED else -1
-            pairs = model.transitions(state, DRAW)
-            weight = sum(w for w, _ in pairs)
-            for w, nxt in pairs:
-                share = p * w / weight
-                if nxt < 0:
-                    table = lost_mass.setdefault(model.payoff(nxt), {})
-                    table[parent] = table.get(parent, 0) + share
-                    continue
-                x = nxt >> _TOTAL_SHIFT
-                row = stop_mass.setdefault(x, {})
-                row[parent] = row.get(parent, 0) + share
-                if x < top:
-                    if nxt not in reach:
-                        reach[nxt] = share
-                        buckets.setdefault(x, []).append(nxt)
-                    else:
-                        reach[nxt] += share
-    result: dict[int, dict[int, Fraction]] = {}
-    for threshold in wanted:
-        dist: dict[int, Any] = {}
-        for x, row in stop_mass.items():
-            if x >= threshold:
-                mass = sum((m for y, m in row.items() if y < threshold), _rational(0))
-                if mass:
-                    dist[x] = dist.get(x, 0) + mass
-        for saved, row in lost_mass.items():
-            mass = sum((m for y, m in row.items() if y < threshold), _rational(0))
-            if mass:
-                dist[saved] = dist.get(saved, 0) + mass
-        result[threshold] = {
-            k: Fraction(int(v.numerator), int(v.denominator)) for k, v in sorted(dist.items())
-        }
-    return result
-
-
 # ---- engine ----------------------------------------------------------------------------------
 
 
@@ -683,18 +595,8 @@ class CaptainSevenEngine(Engine):
     def current_player(self) -> int:
         return self._actor
 
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
     def scores(self) -> tuple[int, ...]:
         return tuple(self.stashes)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self._over:
-            return ()
-        best = max(self.stashes)
-        return tuple(i for i, s in enumerate(self.stashes) if s == best)
 
     def _live_rank(self) -> str | None:
         if self.relic_live and self.turn_relic is not None:
@@ -970,6 +872,10 @@ class CaptainSevenEngine(Engine):
                 flags["removed"] = " ".join(c.code for c in gone)
         return flags
 
+    @property
+    def scores_hidden(self) -> bool:
+        return bool(self.variant.secret_stash)
+
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
         """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn
         (the model does not cover king play)."""
@@ -992,6 +898,10 @@ SPEC = register(GameSpec(
     variant_cls=CaptainSevenVariant,
     engine_cls=CaptainSevenEngine,
     position=captain_seven_position,
+    deck=lambda variant: _ALL_CARDS,
+    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics")),
+    whole_game="pushluck_teach.solve.whole_game.captain_seven",
+    example={"drawn": "Kh Tc 5d"},
     min_players=1,
     max_players=4,
     presets={

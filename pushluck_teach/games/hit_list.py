@@ -86,8 +86,11 @@ from typing import Any
 from pushluck_teach.cards import Card, CardError, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -480,14 +483,6 @@ class HitListEngine(Engine):
 
     # ---- read-only facts ------------------------------------------------------------------
     @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
     def deck_left(self) -> int:
         return len(self._deck)
 
@@ -842,6 +837,13 @@ SPEC = register(GameSpec(
     variant_cls=HitListVariant,
     engine_cls=HitListEngine,
     position=hit_list_position,
+    deck=lambda variant: variant.full_deck().cards(),
+    position_flags=(
+        DRAWN, REMOVED,
+        Flag("ace_values", "value chosen for each ace drawn (11,1)"),
+        Flag("hits", "hits completed before this job (for one_last_job)", int),
+    ),
+    example={"drawn": "9h 6c"},
     min_players=1,
     max_players=3,
     presets=_presets(),

@@ -82,8 +82,11 @@ from typing import Any
 from pushluck_teach.cards import Card, CardError, Deck, parse_cards
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -1082,6 +1085,13 @@ SPEC = register(GameSpec(
     variant_cls=IncanGoldVariant,
     engine_cls=IncanGoldEngine,
     position=incan_gold_position,
+    deck=lambda variant: full_deck(),
+    position_flags=(
+        DRAWN, REMOVED,
+        Flag("round", "the round, 1-5", int),
+        Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
+    ),
+    example={"drawn": "5s Kh", "round": "2"},
     min_players=1,
     max_players=8,
     presets={

@@ -89,8 +89,11 @@ from typing import Any
 from pushluck_teach.cards import Card, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -493,6 +496,10 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
     def is_forced(self, state: LUState) -> bool:
         return len(state) == 6 and state[4] in FORCED_PHASES
 
+    def allies_held(self, state: LUState) -> int:
+        """The ace allies held in a decision state (what a player keeps on stopping there)."""
+        return int(state[3])
+
     def stop_is_optimal(self, state: LUState) -> bool:
         """Double or nothing at the mark (module docstring, "Pruning": proved there)."""
         return (state[4] == FREE and bool(state[5]) and self._limit is not None
@@ -675,17 +682,6 @@ class LandsUnchartedEngine(Engine):
     @property
     def treasure(self) -> int:
         return sum(c.rank_index for c in self.haul if not c.is_face)
-
-    @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
 
     def winners(self) -> tuple[int, ...]:
         return self._winners
@@ -962,6 +958,13 @@ SPEC = register(GameSpec(
     variant_cls=LandsUnchartedVariant,
     engine_cls=LandsUnchartedEngine,
     position=lands_uncharted_position,
+    deck=lambda variant: standard_cards(),
+    position_flags=(
+        DRAWN, REMOVED,
+        Flag("allies", "allies held from earlier turns", int),
+        Flag("score", "the score on a declared double-or-nothing turn", int),
+    ),
+    example={"drawn": "5h 9s"},
     min_players=1,
     max_players=4,
     presets={

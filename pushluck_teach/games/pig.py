@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pushluck_teach.games.base import (
+    DICE,
     DRAW,
+    ROLLS,
     STOP,
     Engine,
     GameSpec,
@@ -157,10 +159,6 @@ class PigEngine(Engine):
         self._winner: int | None = None
 
     @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
     def is_over(self) -> bool:
         return self._winner is not None
 
@@ -168,9 +166,6 @@ class PigEngine(Engine):
         if self.is_over:
             return ()
         return (DRAW, STOP) if self.rolls else (DRAW,)
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
 
     def winners(self) -> tuple[int, ...]:
         return () if self._winner is None else (self._winner,)
@@ -220,6 +215,7 @@ class PigEngine(Engine):
             current_player=self._player,
             turn_total=self.turn_total,
             turn_lines=(f"Rolls this turn: {rolls}",),
+            turn_dice=tuple(self.rolls),
             player_lines=tuple((f"{n} turns",) for n in self.turns_taken),
             round_text=f"First to {self.variant.target} wins",
             finished_text=finished,
@@ -242,6 +238,10 @@ SPEC = register(GameSpec(
     variant_cls=PigVariant,
     engine_cls=PigEngine,
     position=pig_position,
+    draws=DICE,
+    position_flags=(ROLLS,),
+    whole_game="pushluck_teach.solve.whole_game.pig",
+    example={"drawn": "3 5"},
     min_players=1,
     max_players=8,
     presets={

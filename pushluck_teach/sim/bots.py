@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from pushluck_teach.games.base import DRAW, STOP, Engine, RulesError
+from pushluck_teach.games.base import DRAW, STOP, Bot, Engine, GameSpec, RulesError
+from pushluck_teach.games.policies import (
+    PRESET_THRESHOLDS,
+    THRESHOLD,
+    TURN_OPTIMAL,
+    UnknownPolicyError,
+    parse_policy,
+)
 from pushluck_teach.solve.turn import cached_solver
-
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, engine: Engine) -> str: ...
 
 
 def _fallback(engine: Engine) -> str:
@@ -54,18 +54,29 @@ class ThresholdBot:
         return action if action in legal else _fallback(engine)
 
 
-PRESET_THRESHOLDS = {"cautious": 10, "greedy": 30}
+BOT_HELP = "bots: turn-optimal (or optimal), threshold:T, cautious, greedy"
 
 
-def make_bot(spec: str) -> Bot:
-    """``optimal``, ``threshold:T``, ``cautious`` or ``greedy``."""
-    name, _, arg = spec.partition(":")
-    if name in ("optimal", "optimal-turn"):
+def make_bot(spec: str, game: GameSpec | None = None) -> Bot:
+    """A bot from the policy vocabulary (:mod:`pushluck_teach.games.policies`): ``optimal``
+    (turn-optimal at a table), ``turn-optimal``, ``threshold:T`` / ``hold:T``, ``cautious``,
+    ``greedy``, or one of ``game``'s own bots (``GameSpec.bots``)."""
+    own = dict(game.bots) if game is not None else {}
+    try:
+        policy = parse_policy(spec, extra=set(own))
+    except UnknownPolicyError:
+        names = BOT_HELP + "".join(f", {name}" for name in own)
+        raise RulesError(f"unknown bot {spec!r} ({names})") from None
+    if policy.kind in own:
+        return own[policy.kind]()
+    if policy.kind == TURN_OPTIMAL:
         return OptimalTurnBot()
-    if name in PRESET_THRESHOLDS:
-        return ThresholdBot(PRESET_THRESHOLDS[name], name=name)
-    if name in ("threshold", "hold"):
-        if not arg.lstrip("-").isdigit():
-            raise RulesError(f"bad bot {spec!r}: write threshold:T with a whole number T")
-        return ThresholdBot(int(arg))
-    raise RulesError(f"unknown bot {spec!r} (bots: optimal, threshold:T, cautious, greedy)")
+    if policy.kind == THRESHOLD:
+        if policy.name in PRESET_THRESHOLDS:
+            return ThresholdBot(policy.number or 1, name=policy.name)
+        return ThresholdBot(policy.number or 1)
+    raise RulesError(f"bot {spec!r} needs a whole-game solution; a table seat takes "
+                     f"({BOT_HELP})")
+
+
+__all__ = ["BOT_HELP", "Bot", "OptimalTurnBot", "ThresholdBot", "make_bot"]

@@ -339,15 +339,24 @@ class TurnSolver(Generic[S]):
 
     # ---- distributions --------------------------------------------------------------------
     def distribution(self, state: S | None = None, policy: Policy | None = None, *,
-                     max_states: int | None = None) -> dict[Number, Number]:
+                     max_states: int | None = None,
+                     outcome: Callable[[S, S, str], Hashable] | None = None
+                     ) -> dict[Any, Number]:
         """The distribution of this turn's result (``payoff``) from ``state`` under ``policy``
         (default: optimal), as ``{result: probability}`` sorted by result.  With ``max_states``
         a :class:`PositionError` is raised once more states than that are reachable (a caller
-        with a time budget, such as a live chart, can then skip it)."""
+        with a time budget, such as a live chart, can then skip it).
+
+        With ``outcome``, each way of ending the turn is labelled ``outcome(last decision
+        state, terminal state, last action)`` instead of by its payoff (a solo game's turn
+        outcome may hold more than the payoff: the allies kept, say); the result is then
+        ``{label: probability}`` in the order first reached."""
         state = self.model.start if state is None else state
         choose = policy or self.best_action
         model = self.model
         graph = policy_graph(model, state, choose, max_states=max_states)
+        if outcome is not None:
+            return self._labelled_distribution(graph, state, outcome)
         edges = {node: pairs for node, (_, pairs) in graph.moves.items()}
         order = graph.order
         mass: dict[S, Any] = {state: self._num(1)}
@@ -366,6 +375,31 @@ class TurnSolver(Generic[S]):
                 share = p * weight / total
                 mass[nxt] = mass.get(nxt, self._num(0)) + share
         return {self._out(k): self._out(result[k]) for k in sorted(result)}
+
+    def _labelled_distribution(self, graph: PolicyGraph, state: S,
+                               outcome: Callable[[S, S, str], Hashable]) -> dict[Any, Number]:
+        """:meth:`distribution` with labelled endings: one forward pass of probability mass in
+        topological order, each ending's mass added to its label as it is reached."""
+        model = self.model
+        edges = graph.moves
+        mass: dict[S, Any] = {state: self._num(1)}
+        result: dict[Any, Any] = {}
+        for node in graph.order:
+            if node not in edges:
+                continue
+            p = mass.pop(node, None)
+            if p is None:
+                continue
+            action, pairs = edges[node]
+            total = sum(w for w, _ in pairs)
+            for weight, nxt in pairs:
+                share = p * weight / total
+                if model.actions(nxt):
+                    mass[nxt] = mass.get(nxt, self._num(0)) + share
+                else:
+                    key = outcome(node, nxt, action)
+                    result[key] = result.get(key, self._num(0)) + share
+        return {key: self._out(value) for key, value in result.items()}
 
     def states_solved(self) -> int:
         return len(self._values)

@@ -18,13 +18,12 @@ such as a discard pile).  The charts describe *this turn's* result only, not the
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sys
 import threading
 import time
 from collections.abc import Callable, Hashable
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
@@ -36,6 +35,7 @@ from traitlets import Bool, Enum, Float, Int, Unicode, observe
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
 from pushluck_teach.solve.turn import cached_solver
 from pushluck_teach.ui import figures as F
+from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.theme import STYLESHEET
 
 COACH_MODES = ("off", "after", "always")
@@ -203,10 +203,8 @@ class AnalysisPanel(widgets.VBox):
         self._turn_key: Hashable = None
         self._history: list[tuple[str, Number | None]] = []
         self._history_states: list[Any] = []
-        self._generation = 0
         self._dist_lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
-        self._future: Future[Any] | None = None
+        self._task: LatestOnly[Any] = LatestOnly("pushluck-distribution")
 
         def cell(fig: widgets.DOMWidget, text: widgets.HTML, *extra: widgets.Widget
                  ) -> widgets.VBox:
@@ -245,7 +243,7 @@ class AnalysisPanel(widgets.VBox):
 
     def show_nothing(self, text: str) -> None:
         """Empty charts and a one-line explanation (game over, a bot to move, coach waiting)."""
-        self._generation += 1
+        self._task.supersede()
         self._model = None
         self._state = None
         self.p_bust_exact = "n/a"
@@ -278,7 +276,7 @@ class AnalysisPanel(widgets.VBox):
                                    action_label=self._label, exact_values=mode,
                                    exact_state_limit=self.exact_state_limit,
                                    distributions=False)
-        self._generation += 1
+        self._task.supersede()
         self._model, self._state = model, state
         self._record(state, numbers.p_bust, turn_key, step_label)
         F.update_next_card(self.fig_next, numbers.outcomes, numbers.p_bust)
@@ -299,7 +297,7 @@ class AnalysisPanel(widgets.VBox):
     # ---- distributions (possibly in a worker thread) -------------------------------------
     def _start_distributions(self) -> None:
         model, state, threshold, generation = (self._model, self._state, self.threshold,
-                                               self._generation)
+                                               self._task.generation)
         if model is None:
             return
         if not self.background:
@@ -312,15 +310,8 @@ class AnalysisPanel(widgets.VBox):
             return
         self.text_dist.value = ("<div class='pushluck-numbers'>Computing this turn's "
                                 "distribution…</div>")
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1,
-                                                thread_name_prefix="pushluck-distribution")
-        if self._future is not None:
-            self._future.cancel()  # only stops a computation that has not started yet
-        future = self._executor.submit(self._timed_distributions, model, state, threshold)
-        self._future = future
-        future.add_done_callback(
-            lambda done: self._distribution_done(done, generation, threshold))
+        self._task.submit(lambda: self._timed_distributions(model, state, threshold),
+                          lambda done: self._distribution_done(done, generation, threshold))
 
     def _timed_distributions(self, model: TurnModel[Any], state: Any, threshold: int
                              ) -> tuple[dict[Number, Number], dict[Number, Number], float]:
@@ -336,7 +327,7 @@ class AnalysisPanel(widgets.VBox):
             self._too_big(generation, exc)
             return
         except Exception as exc:  # never a traceback from the worker
-            if generation == self._generation:
+            if self._task.is_latest(generation):
                 self.text_dist.value = (f"<div class='pushluck-numbers'>Could not compute the "
                                         f"distribution: {escape(str(exc))}</div>")
             return
@@ -344,7 +335,7 @@ class AnalysisPanel(widgets.VBox):
 
     def _too_big(self, generation: int, exc: Exception) -> None:
         with self._dist_lock:
-            if generation != self._generation:
+            if not self._task.is_latest(generation):
                 return
             F.update_distribution(self.fig_dist, {}, {}, self.threshold)
             self._publish(self.fig_dist)
@@ -356,7 +347,7 @@ class AnalysisPanel(widgets.VBox):
                               optimal: dict[Number, Number], by_threshold: dict[Number, Number],
                               elapsed: float) -> None:
         with self._dist_lock:
-            if generation != self._generation or threshold != self.threshold:
+            if not self._task.is_latest(generation) or threshold != self.threshold:
                 return  # a newer position or threshold is on its way
             F.update_distribution(self.fig_dist, optimal, by_threshold, threshold)
             self._publish(self.fig_dist)
@@ -366,17 +357,15 @@ class AnalysisPanel(widgets.VBox):
 
     def wait(self, timeout: float | None = 60.0) -> None:
         """Block until the distribution chart is up to date (tests, benchmarks)."""
-        future = self._future
-        if future is not None:
-            with contextlib.suppress(CancelledError, PositionError):
-                future.exception(timeout=timeout)  # the done-callback shows any error
+        if self._task.future is not None:
+            self._task.wait(timeout)  # the done-callback shows any error
             # add_done_callback may run just after result() returns in another thread
             deadline = time.perf_counter() + 5
             while not self._dist_current() and time.perf_counter() < deadline:
                 time.sleep(0.001)
 
     def _dist_current(self) -> bool:
-        future = self._future
+        future = self._task.future
         return future is None or (future.done() and not self._lock_busy())
 
     def _lock_busy(self) -> bool:
@@ -386,16 +375,13 @@ class AnalysisPanel(widgets.VBox):
         return not acquired
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        self._task.close()
         super().close()
 
     def _publish(self, *figs: Any) -> None:
         """Put each figure's current state in its synced traits (see :mod:`.figures`): a view
         opened later, or one that missed an edit message, draws the current data."""
-        for fig in figs:
-            F.sync_widget_state(fig)
+        F.sync_widget_state(*figs)
 
     def _widen_threshold(self, dist: dict[Number, Number]) -> None:
         if dist:
@@ -442,5 +428,5 @@ class AnalysisPanel(widgets.VBox):
     @observe("threshold")
     def _threshold_changed(self, _change: Any) -> None:
         if self._model is not None:
-            self._generation += 1
+            self._task.supersede()
             self._start_distributions()

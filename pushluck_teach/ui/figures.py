@@ -46,6 +46,7 @@ from typing import Any
 import plotly.graph_objects as go
 from traitlets import Unicode
 
+from pushluck_teach.numbers import fraction_text as plain_fraction
 from pushluck_teach.ui.theme import (
     BEST_OUTLINE,
     BUST_COLOUR,
@@ -90,12 +91,23 @@ class ChoiceBar:
 # number formatting
 
 
-def fraction_text(value: Number | None) -> str:
-    """``"p/q"`` for a rational (reduced; ``0/1`` and ``1/1`` included), ``"n/a"`` for None."""
-    if value is None:
-        return "n/a"
-    frac = value if isinstance(value, Fraction) else Fraction(value)
-    return f"{frac.numerator}/{frac.denominator}"
+def fraction_text(value: Number | None, missing: str = "n/a") -> str:
+    """``"p/q"`` for a rational (reduced; ``0/1`` and ``1/1`` included), ``missing`` for None:
+    the base layer's :func:`pushluck_teach.numbers.fraction_text` (the CLI's), floats taken
+    exactly."""
+    return plain_fraction(value if value is None or isinstance(value, Fraction | int)
+                          else Fraction(value), missing)
+
+
+def short_fraction(value: Number) -> str:
+    """Chart text: the exact fraction (a whole number as such) when the denominator is at most
+    10 000, else four decimals."""
+    frac = Fraction(value)
+    if frac.denominator == 1:
+        return str(frac.numerator)
+    if frac.denominator <= 10**4:
+        return fraction_text(frac)
+    return f"{float(frac):.4f}"
 
 
 def probability_text(value: Number | None) -> str:
@@ -328,8 +340,8 @@ def make_distribution_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
     return _widget(bars, layout, "pushluck-turn-distribution", carry_bundle)
 
 
-def sync_widget_state(fig: go.FigureWidget) -> None:
-    """Copy the figure's current data and layout into its synced widget state.
+def sync_widget_state(*figs: go.FigureWidget) -> None:
+    """Copy each figure's current data and layout into its synced widget state.
 
     A FigureWidget sends ``batch_update`` edits as messages to the browser views that exist;
     the synced ``_widget_data``/``_widget_layout`` traits keep the construction-time state.
@@ -338,8 +350,9 @@ def sync_widget_state(fig: go.FigureWidget) -> None:
     makes every new view render the current data, and a :class:`LiveFigureWidget`'s existing
     views re-draw from it when an edit message did not reach them.
     """
-    fig._widget_data = deepcopy(fig._data)
-    fig._widget_layout = deepcopy(fig._layout_obj._props)
+    for fig in figs:
+        fig._widget_data = deepcopy(fig._data)
+        fig._widget_layout = deepcopy(fig._layout_obj._props)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,25 +1,31 @@
-"""The live "chance to win from here" gauge of a two-player table (Pig, Captain Seven).
+"""The live "chance to win from here" gauge of a two-player table (every game with a
+whole-game solver: ``GameSpec.whole_game``).
 
-The number comes from the exact whole-game solutions (``pushluck_teach.solve.whole_game``);
-it is computed in a worker thread from a snapshot of the position, so a click returns at once
-and the gauge follows a moment later.
+The number comes from the exact whole-game solution; it is computed in a worker thread from a
+snapshot of the position (:class:`~pushluck_teach.ui.background.LatestOnly`), so a click returns
+at once and the gauge follows a moment later.  The note under it is the solver's own
+description of what it computes.
 """
 
 from __future__ import annotations
 
-import contextlib
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from html import escape
 from typing import Any
 
 import ipywidgets as widgets
 
 from pushluck_teach.games.base import Engine
-from pushluck_teach.solve.whole_game import win_chance_task
+from pushluck_teach.sim.gauge import win_chance_task
+from pushluck_teach.solve.whole_game import solver_for
+from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.whole_game import win_gauge_html
 
-NOTE = ("Exact whole-game solution: both players play the optimal policy from here "
-        "(Pig: Neller and Presser; Captain Seven: the best threshold per pair of stashes).")
+
+def gauge_note(game: str) -> str:
+    """What the gauge's number means, from the game's whole-game solver."""
+    return ("Exact whole-game solution: both players play the optimal policy from here "
+            f"({solver_for(game).description}).")
 
 
 class WinChanceGauge(widgets.HTML):
@@ -28,38 +34,28 @@ class WinChanceGauge(widgets.HTML):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.add_class("pushluck-win-chance")
-        self._generation = 0
-        self._future: Future[float] | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._task: LatestOnly[float] = LatestOnly("pushluck-win")
         self.probability: float | None = None
 
     def clear(self) -> None:
-        self._generation += 1
+        self._task.supersede()
         self.probability = None
         self.value = ""
 
     def show(self, engine: Engine, who: str) -> None:
         """Start computing the gauge for the engine's current position."""
-        self._generation += 1
-        generation = self._generation
+        self._task.supersede()
         task = win_chance_task(engine)
         if task is None:
             self.probability = None
             self.value = ""
             return
         label = f"{who}: chance to win from here"
+        note = gauge_note(engine.game)
         self.value = f"<div class='pushluck-win-gauge'>{escape(label)}: computing…</div>"
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pushluck-win")
-        if self._future is not None:
-            self._future.cancel()
-        future = self._executor.submit(task)
-        self._future = future
-        future.add_done_callback(lambda done: self._done(done, generation, label))
+        self._task.submit(task, lambda done: self._done(done, label, note))
 
-    def _done(self, done: Future[float], generation: int, label: str) -> None:
-        if generation != self._generation or done.cancelled():
-            return
+    def _done(self, done: Future[float], label: str, note: str) -> None:
         try:
             probability = float(done.result())
         except Exception as exc:  # never a traceback on the page
@@ -69,11 +65,12 @@ class WinChanceGauge(widgets.HTML):
             return
         self.probability = probability
         self.value = win_gauge_html(probability, label=label) + (
-            f"<div class='pushluck-note' style='font-size:85%'>{escape(NOTE)}</div>")
+            f"<div class='pushluck-note' style='font-size:85%'>{escape(note)}</div>")
 
     def wait(self, timeout: float = 60.0) -> None:
         """Block until the gauge shows the latest position (tests)."""
-        future = self._future
-        if future is not None:
-            with contextlib.suppress(CancelledError):
-                future.exception(timeout=timeout)
+        self._task.wait(timeout)
+
+    def close(self) -> None:
+        self._task.close()
+        super().close()

@@ -39,6 +39,7 @@ from traitlets import Dict, Enum, Int, Tuple, Unicode, observe
 
 from pushluck_teach.cards import CardError
 from pushluck_teach.games.base import (
+    DICE,
     DRAW,
     STOP,
     Engine,
@@ -72,12 +73,13 @@ def action_class(action: str) -> str:
     return "pushluck-action-" + action.replace(":", "-")
 
 
-def normalise_seat(seat: str) -> str:
-    """``human`` or a valid bot spec; a one-line RulesError otherwise."""
+def normalise_seat(seat: str, spec: GameSpec | None = None) -> str:
+    """``human`` or a valid bot spec (``spec``'s own bots included); a one-line RulesError
+    otherwise."""
     text = str(seat).strip().lower()
     if text in (HUMAN, "hot-seat", "hotseat"):
         return HUMAN
-    make_bot(text)
+    make_bot(text, spec)
     return text
 
 
@@ -157,7 +159,7 @@ class GameTable(widgets.VBox):
         self.seed = int(seed)
         self.coach = coach
         chosen = seats or (HUMAN, "optimal")
-        self.seats = self._fit_seats(tuple(normalise_seat(s) for s in chosen))
+        self.seats = self._fit_seats(tuple(normalise_seat(s, self.spec) for s in chosen))
         self.options = self.variant.options()
         self.seed_text.value = str(self.seed)
         self._ready = True
@@ -297,7 +299,7 @@ class GameTable(widgets.VBox):
         if not self._ready or self._syncing:
             return
         try:
-            seats = tuple(normalise_seat(s) for s in change["new"])
+            seats = tuple(normalise_seat(s, self.spec) for s in change["new"])
             if not self.spec.min_players <= len(seats) <= self.spec.max_players:
                 raise RulesError(f"{self.spec.name} takes {self.spec.min_players}-"
                                  f"{self.spec.max_players} players, not {len(seats)}")
@@ -526,7 +528,8 @@ class GameTable(widgets.VBox):
         self.engine = None
         self._decision = None
         self.panel.reset_turn()
-        self._bots = [None if seat == HUMAN else make_bot(seat) for seat in self.seats]
+        self._bots = [None if seat == HUMAN else make_bot(seat, self.spec)
+                      for seat in self.seats]
         try:
             self.engine = self.spec.new_engine(self.variant, players=len(self.seats),
                                                seed=self.seed)
@@ -694,13 +697,10 @@ class GameTable(widgets.VBox):
                                   + "</div>")
 
     def _render_cards(self, engine: Engine, view: Any) -> None:
-        rolls = getattr(engine, "rolls", None)
-        if view.turn_cards:
-            html = cards_row_html(view.turn_cards)
-        elif isinstance(rolls, list) and all(isinstance(r, int) for r in rolls):
-            html = dice_row_html(rolls)
+        if self.spec.draws == DICE:
+            html = dice_row_html(view.turn_dice)
         else:
-            html = cards_row_html(())
+            html = cards_row_html(view.turn_cards)
         self.cards_html.value = html
 
     def _render_scores(self, engine: Engine, view: Any) -> None:

@@ -1,9 +1,10 @@
 """Whole-game solvers: winning the game, not the turn.
 
-Each game with a whole-game solver has one module here exposing ``SOLVER``, an object with the
-:class:`WholeGameSolver` interface, and one line in :data:`SOLVER_MODULES`.  The ``pushluck
-solve GAME`` command, the cache and the shipped data go through this registry only, so adding a
-game (Captain Seven's Doubloons, say) is one module plus one line here.
+A game with a whole-game solver names its module in its spec (``GameSpec.whole_game``, a dotted
+path such as ``"pushluck_teach.solve.whole_game.pig"``, because ``games/`` does not import
+``solve/``); that module exposes ``SOLVER``, an object with the :class:`WholeGameSolver`
+interface.  The ``pushluck solve GAME`` command, the gauge, the cache and the shipped data go
+through :func:`solver_for` only, so adding a solver is one module plus one field of its spec.
 
 ``python -m pushluck_teach.solve.whole_game`` recomputes the precomputed defaults shipped in
 ``pushluck_teach/data/`` (each solver's ``build_shipped``).
@@ -12,32 +13,35 @@ game (Captain Seven's Doubloons, say) is one module plus one line here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Protocol
 
-from pushluck_teach.games.base import Engine, RulesError, Variant
-
-#: game name -> module defining ``SOLVER``.  Register a new whole-game solver here.
-SOLVER_MODULES = MappingProxyType({
-    "pig": "pushluck_teach.solve.whole_game.pig",
-    "captain-seven": "pushluck_teach.solve.whole_game.captain_seven",
-})
+from pushluck_teach.games.base import RulesError, TurnModel, Variant, all_games
+from pushluck_teach.games.policies import PolicyText
 
 
 class WholeGameSolver(Protocol):
-    """What ``pushluck solve`` needs from a game's whole-game solver."""
+    """What ``pushluck solve`` and the win gauge need from a game's whole-game solver."""
 
     game: str
     #: one line listing the policy names, for error messages and ``--help``
     policy_help: str
+    #: one line saying how the solution is computed (the gauge's note)
+    description: str
 
     def report(self, variant: Variant, players: int, policies: Sequence[str], *,
-               exact: bool = False) -> dict[str, Any]:
-        """The JSON-ready answer for ``players`` players using ``policies`` (one per player;
-        empty means the defaults).  Raises :class:`RulesError` on bad input."""
+               exact: bool = False) -> WholeGameReport:
+        """The answer for ``players`` players using ``policies`` (one per player; empty means
+        the defaults).  Raises :class:`RulesError` on bad input."""
+        ...
+
+    def win_chance(self, variant: Variant, my_score: int, opp_score: int,
+                   model: TurnModel[Any], state: Any) -> Callable[[], float] | None:
+        """A function computing the chance that the player to move (``my_score``) beats the
+        other (``opp_score``) from this turn position, both playing optimally; ``None`` where
+        the solution does not cover the variant (relics, a target too long...)."""
         ...
 
     def build_shipped(self, directory: Path) -> list[Path]:
@@ -45,57 +49,54 @@ class WholeGameSolver(Protocol):
         ...
 
 
-def win_chance_task(engine: Engine) -> Callable[[], float] | None:
-    """For a live table's "chance to win from here" gauge: a function computing the player to
-    move's chance to win from the engine's current position, built from an immutable snapshot
-    (so it may run in a worker thread while play goes on), or ``None`` where no whole-game
-    solution applies (no solver for the game, not two players, game over, hidden stashes...)."""
-    module = SOLVER_MODULES.get(engine.game)
-    if module is None:
-        return None
-    return importlib.import_module(module).win_chance_task(engine)
+@dataclass(frozen=True)
+class WholeGameReport:
+    """A whole-game answer: ``items`` in the order shown (JSON-ready values; dict values are
+    shown only in JSON)."""
+
+    game: str
+    variant: Mapping[str, Any]
+    items: tuple[tuple[str, Any], ...]
+
+    @classmethod
+    def of(cls, answer: Mapping[str, Any]) -> WholeGameReport:
+        """From a dict holding ``game``, ``variant`` and the items in order."""
+        items = tuple((k, v) for k, v in answer.items() if k not in ("game", "variant"))
+        return cls(answer["game"], answer["variant"], items)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"game": self.game, "variant": dict(self.variant), **dict(self.items)}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.as_json()[key]
+
+
+def solver_modules() -> dict[str, str]:
+    """``{game: module}`` for every registered game with a whole-game solver."""
+    return {spec.name: spec.whole_game for spec in all_games() if spec.whole_game}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SOLVER_MODULES":  # the old name of solver_modules(), read-only
+        return solver_modules()
+    if name == "win_chance_task":
+        # TRANSITIONAL (issue 7): the gauge adapter moved to pushluck_teach.sim.gauge; this old
+        # name serves ui/gauge.py until it imports the new one, then it goes.  Looked up by name
+        # so that solve/ does not import sim/.
+        return importlib.import_module("pushluck_teach.sim.gauge").win_chance_task
+    raise AttributeError(name)
 
 
 def has_solver(game: str) -> bool:
-    return game in SOLVER_MODULES
+    return game in solver_modules()
 
 
 def solver_for(game: str) -> WholeGameSolver:
     """The registered solver of ``game`` (a registered game's name)."""
-    module = SOLVER_MODULES.get(game)
+    module = solver_modules().get(game)
     if module is None:
         raise RulesError(f"no whole-game solver for {game} yet")
     return importlib.import_module(module).SOLVER
-
-
-@dataclass(frozen=True)
-class PolicyText:
-    """A ``NAME[:ARG]`` policy as typed on the command line."""
-
-    name: str
-    arg: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> PolicyText:
-        name, sep, arg = text.strip().partition(":")
-        name = name.strip().lower()
-        if not name:
-            raise RulesError(f"bad policy {text!r}: write NAME or NAME:ARG")
-        if sep and not arg.strip():
-            raise RulesError(f"bad policy {text!r}: nothing after ':'")
-        return cls(name, arg.strip() if sep else None)
-
-    def int_arg(self, low: int = 1) -> int:
-        """The argument as a whole number at least ``low``."""
-        if self.arg is None or not self.arg.lstrip("-").isdigit() or int(self.arg) < low:
-            raise RulesError(
-                f"bad policy {self.text!r}: write {self.name}:N with a whole number N >= {low}"
-            )
-        return int(self.arg)
-
-    @property
-    def text(self) -> str:
-        return self.name if self.arg is None else f"{self.name}:{self.arg}"
 
 
 def build_all_shipped(directory: Path | None = None) -> list[Path]:
@@ -104,12 +105,12 @@ def build_all_shipped(directory: Path | None = None) -> list[Path]:
 
     directory = directory or DATA_DIR
     written: list[Path] = []
-    for game in SOLVER_MODULES:
+    for game in solver_modules():
         written.extend(solver_for(game).build_shipped(directory))
     return written
 
 
 __all__ = [
-    "SOLVER_MODULES", "PolicyText", "WholeGameSolver", "build_all_shipped", "has_solver",
-    "solver_for",
+    "PolicyText", "WholeGameReport", "WholeGameSolver", "build_all_shipped", "has_solver",
+    "solver_for", "solver_modules",
 ]

@@ -40,7 +40,7 @@ after the first card, so that is whenever its parent's total is below ``T``.  So
     P_T(\text{caught}) = \sum_{y < T} \text{lost}[y],
 
 for every ``T`` from one table (:class:`TurnTable`; tested against the exact rational forward
-pass of :func:`pushluck_teach.games.captain_seven.threshold_outcome_distributions`).  The same
+pass of :func:`threshold_outcome_distributions`).  The same
 construction from any state within a turn gives the exact distribution from there
 (:func:`turn_table_from_state`).  Thresholds ``T = 1 .. 320`` cover every distinct rule (no turn
 total can exceed 319: all 48 non-catchers after a first 7).
@@ -111,8 +111,9 @@ Targets up to :data:`MAX_TARGET` (the sheet's 1000 is beyond it).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -122,25 +123,35 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from pushluck_teach.games.base import (
     DRAW,
-    STOP,
-    Engine,
     OptionError,
     PositionError,
     RulesError,
 )
 from pushluck_teach.games.captain_seven import (
+    _TOTAL_SHIFT,
     CLASS_CAPS,
+    RELIC_JACK,
+    RELIC_QUEEN,
     SEVEN,
     STARTED,
     TEN,
     CaptainSevenTurnModel,
     CaptainSevenVariant,
+    _rational,
     captain_seven_position,
-    turn_outcome_distribution,
+)
+from pushluck_teach.games.policies import (
+    CHASE,
+    THRESHOLD,
+    TURN_OPTIMAL,
+    WIN_OPTIMAL,
+    Policy,
+    parse_policy,
+    unknown_policy,
 )
 from pushluck_teach.solve import cache
-from pushluck_teach.solve.turn import cached_solver
-from pushluck_teach.solve.whole_game import PolicyText
+from pushluck_teach.solve.turn import TurnSolver
+from pushluck_teach.solve.whole_game import WholeGameReport
 
 GAME = "captain-seven"
 #: Bump when any stored number could change.
@@ -152,7 +163,7 @@ MAX_THRESHOLD = MAX_TOTAL + 1
 #: Largest target the whole-game solver accepts.
 MAX_TARGET = 400
 #: The sheet's game lengths solved and shipped (1000 is beyond MAX_TARGET).
-SHEET_TARGETS = (75, 100, 150, 200)
+SHIPPED_TARGETS = (75, 100, 150, 200)
 #: A threshold is changed only when another is better by more than this.
 TIE = 1e-13
 MAX_POLICY_ROUNDS = 200
@@ -263,6 +274,96 @@ def _add_run(m: np.ndarray, lost: np.ndarray, *, caps: Sequence[int], tens: int,
                 bad = ~digit_ok[c][live] & (col != 0)
                 m[y[live][ok] + int(_NONTEN_VALUES[c]), yi[ok]] += col[ok]
                 lost[yi[bad]] += col[bad]
+
+
+# --------------------------------------------------------------------------------------------
+# One turn's outcome distributions (from the turn start)
+
+
+def turn_outcome_distribution(variant: CaptainSevenVariant | None = None,
+                              policy: str | int | Callable[[Any], str] = "optimal", *,
+                              relic: str | None = None, exact: bool = True
+                              ) -> dict[int, Any]:
+    """The exact distribution ``{doubloons stashed: probability}`` of one turn from its start.
+
+    ``policy``: ``"optimal"`` (the turn's optimal policy), an int ``T`` ("stop once the turn
+    total reaches T"; other choices optimal), or a callable ``state -> action`` over
+    :class:`CaptainSevenTurnModel` states.  Fractions when ``exact`` (the default), else floats.
+    """
+    model = CaptainSevenTurnModel(variant or CaptainSevenVariant(), relic)
+    solver = TurnSolver(model, exact=exact)
+    if policy == "optimal":
+        choose = None
+    elif isinstance(policy, int) and not isinstance(policy, bool):
+        choose = solver.threshold_policy(policy)
+    elif callable(policy):
+        choose = policy
+    else:
+        raise OptionError(f"bad policy {policy!r}: use 'optimal', a threshold T, or a callable")
+    return {int(k): v for k, v in solver.distribution(model.start, choose).items()}
+
+
+def threshold_outcome_distributions(thresholds: Iterable[int],
+                                    variant: CaptainSevenVariant | None = None, *,
+                                    relic: str | None = None
+                                    ) -> dict[int, dict[int, Fraction]]:
+    """``{T: {doubloons stashed: probability}}`` for "stop once the turn total reaches T", for
+    every ``T`` at once, exactly (one forward pass; module docstring).  ``relic`` may be
+    ``None``, ``"K"`` or ``"A"`` (the jack and queen bring choices a threshold does not fix:
+    use :func:`turn_outcome_distribution`)."""
+    wanted = sorted(set(thresholds))
+    if not wanted:
+        return {}
+    model = CaptainSevenTurnModel(variant or CaptainSevenVariant(), relic)
+    if model.relic_code in (RELIC_JACK, RELIC_QUEEN):
+        raise PositionError("threshold tables cover no relic, the king or the ace only")
+    top = wanted[-1]
+    one = _rational(1)
+    reach: dict[int, Any] = {model.start: one}
+    # stop_mass[x][y]: mass entering a live state of total x from a state of total y
+    # (y = -1 from the turn start); lost_mass[p][y]: mass caught with p saved.
+    stop_mass: dict[int, dict[int, Any]] = {}
+    lost_mass: dict[int, dict[int, Any]] = {}
+    buckets: dict[int, list[int]] = {0: [model.start]}
+    level = 0
+    while buckets:
+        level = min(buckets)
+        for state in buckets.pop(level):
+            p = reach.pop(state)
+            parent = state >> _TOTAL_SHIFT if state & STARTED else -1
+            pairs = model.transitions(state, DRAW)
+            weight = sum(w for w, _ in pairs)
+            for w, nxt in pairs:
+                share = p * w / weight
+                if nxt < 0:
+                    table = lost_mass.setdefault(model.payoff(nxt), {})
+                    table[parent] = table.get(parent, 0) + share
+                    continue
+                x = nxt >> _TOTAL_SHIFT
+                row = stop_mass.setdefault(x, {})
+                row[parent] = row.get(parent, 0) + share
+                if x < top:
+                    if nxt not in reach:
+                        reach[nxt] = share
+                        buckets.setdefault(x, []).append(nxt)
+                    else:
+                        reach[nxt] += share
+    result: dict[int, dict[int, Fraction]] = {}
+    for threshold in wanted:
+        dist: dict[int, Any] = {}
+        for x, row in stop_mass.items():
+            if x >= threshold:
+                mass = sum((m for y, m in row.items() if y < threshold), _rational(0))
+                if mass:
+                    dist[x] = dist.get(x, 0) + mass
+        for saved, row in lost_mass.items():
+            mass = sum((m for y, m in row.items() if y < threshold), _rational(0))
+            if mass:
+                dist[saved] = dist.get(saved, 0) + mass
+        result[threshold] = {
+            k: Fraction(int(v.numerator), int(v.denominator)) for k, v in sorted(dist.items())
+        }
+    return result
 
 
 @dataclass(frozen=True, eq=False)
@@ -408,22 +509,22 @@ class C7Policy:
         return self.kind if self.threshold is None else f"{self.kind}:{self.threshold}"
 
     @classmethod
-    def parse(cls, text: str | C7Policy) -> C7Policy:
+    def parse(cls, text: str | C7Policy | Policy) -> C7Policy:
+        """From the shared vocabulary (:func:`~pushluck_teach.games.policies.parse_policy`;
+        ``optimal`` is ``win-optimal`` here)."""
         if isinstance(text, C7Policy):
             return text
-        spec = PolicyText.parse(text)
-        name = {"hold": "threshold", "stash": "threshold", "optimal_turn": "optimal-turn"}.get(
-            spec.name, spec.name)
-        if name in ("threshold", "chase"):
-            return cls(name, spec.int_arg(1))
-        if name not in cls.KINDS:
-            raise RulesError(f"unknown captain-seven policy {spec.text!r} ({POLICY_HELP})")
-        if spec.arg is not None:
-            raise RulesError(f"policy {name!r} takes no argument")
-        return cls(name)
+        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="captain-seven", names=POLICY_HELP)
+        kind = _C7_KINDS.get(policy.kind)
+        if kind is None:
+            raise unknown_policy(policy.name, "captain-seven", POLICY_HELP)
+        return cls(kind, policy.number)
 
 
-POLICY_HELP = "policies: optimal, threshold:T, chase:T, optimal-turn"
+POLICY_HELP = "policies: win-optimal (or optimal), threshold:T, chase:T, turn-optimal"
+#: The shared vocabulary's kinds -> this solver's.
+_C7_KINDS = {WIN_OPTIMAL: "optimal", THRESHOLD: "threshold", CHASE: "chase",
+             TURN_OPTIMAL: "optimal-turn"}
 
 
 def _check_variant(variant: CaptainSevenVariant) -> int:
@@ -930,71 +1031,6 @@ def captain_seven_win_probability(variant: CaptainSevenVariant, my_stash: int, o
     return _value_after(solution, a, b, row, final)
 
 
-def captain_seven_engine_win_probability(engine: Engine) -> float | None:
-    """The gauge for a live two-player table: the player to move's chance to win from here
-    (None when the game is over, not two players, or relics are on)."""
-    variant = engine.variant
-    if (engine.is_over or engine.players != 2 or not isinstance(variant, CaptainSevenVariant)
-            or variant.relics or variant.target > MAX_TARGET):
-        return None
-    me = engine.current_player
-    stashes = engine.scores()
-    model, state = engine.turn_position()
-    return captain_seven_win_probability(variant, int(stashes[me]), int(stashes[1 - me]),
-                                         state=state, model=model)
-
-
-def win_chance_task(engine: Engine) -> Callable[[], float] | None:
-    """The gauge of a live two-player table (see ``whole_game.win_chance_task``); ``None`` with
-    relics, or with secret stashes (the gauge would reveal the other stash)."""
-    variant = engine.variant
-    if (engine.is_over or engine.players != 2 or not isinstance(variant, CaptainSevenVariant)
-            or variant.relics or variant.secret_stash or variant.target > MAX_TARGET):
-        return None
-    me = engine.current_player
-    stashes = engine.scores()
-    model, state = engine.turn_position()
-    mine, theirs = int(stashes[me]), int(stashes[1 - me])
-    return lambda: captain_seven_win_probability(variant, mine, theirs, state=state, model=model)
-
-
-# --------------------------------------------------------------------------------------------
-# A bot for the play engine (simulation cross-checks)
-
-
-@dataclass
-class CaptainSevenPolicyBot:
-    """Plays a :class:`C7Policy` in a two-player Captain Seven engine (no relics)."""
-
-    policy: C7Policy
-    name: str = ""
-
-    def __post_init__(self) -> None:
-        self.name = self.name or self.policy.name
-
-    def choose(self, engine: Engine) -> str:
-        legal = engine.legal_actions()
-        if STOP not in legal:
-            return DRAW
-        variant = engine.variant
-        me = engine.current_player
-        stashes = engine.scores()
-        a, b = int(stashes[me]), int(stashes[1 - me])
-        g = variant.target
-        final = b >= g
-        policy = self.policy
-        if policy.kind == "optimal-turn":
-            model, state = engine.turn_position()
-            return cached_solver(model).best_action(state)
-        if policy.kind == "optimal":
-            t = optimal_solution(variant).threshold(a, b)
-        elif final and policy.kind == "chase":
-            t = int(final_turn_table()[1][min(b - a, 2 * _SIZE)])
-        else:
-            t = int(policy.threshold or 1)
-        return STOP if engine.view().turn_total >= t else DRAW
-
-
 # --------------------------------------------------------------------------------------------
 # The registry entry (``pushluck solve captain-seven``)
 
@@ -1012,9 +1048,19 @@ class CaptainSevenWholeGame:
 
     game = GAME
     policy_help = POLICY_HELP
+    description = "Captain Seven: the best threshold per pair of stashes"
+
+    def win_chance(self, variant: Any, my_score: int, opp_score: int, model: Any, state: Any
+                   ) -> Callable[[], float] | None:
+        """The gauge (``None`` with relics: the solution covers the game without them)."""
+        if (not isinstance(variant, CaptainSevenVariant) or variant.relics
+                or variant.target > MAX_TARGET):
+            return None
+        return lambda: captain_seven_win_probability(variant, my_score, opp_score, state=state,
+                                                     model=model)
 
     def report(self, variant: Any, players: int, policies: Sequence[str], *,
-               exact: bool = False) -> dict[str, Any]:
+               exact: bool = False) -> WholeGameReport:
         _check_variant(variant)
         if players != 2:
             raise RulesError(f"the captain-seven whole-game solver handles 2 players, not "
@@ -1045,7 +1091,7 @@ class CaptainSevenWholeGame:
                 "turn total reaches T")
             out["first_threshold"] = (optimal_solution(variant).threshold(0, 0)
                                       if first.kind == "optimal" else None)
-        return out
+        return WholeGameReport.of(out)
 
     def build_shipped(self, directory: Path) -> list[Path]:
         written = []
@@ -1060,12 +1106,12 @@ class CaptainSevenWholeGame:
         path = cache.save(_optimal_turn_key(), {"row": row}, directory)
         if path:
             written.append(path)
-        for g in SHEET_TARGETS:
+        for g in SHIPPED_TARGETS:
             solution = solve_optimal(CaptainSevenVariant(target=g))
             path = cache.save(_solution_key(g), _solution_arrays(solution), directory)
             if path:
                 written.append(path)
-        for g in SHEET_TARGETS:
+        for g in SHIPPED_TARGETS:
             arrays = _give_away_uncached(CaptainSevenVariant(target=g), GIVE_AWAY_THRESHOLDS,
                                          GIVE_AWAY_KINDS)
             path = cache.save(_give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS), arrays,

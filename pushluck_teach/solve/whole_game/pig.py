@@ -89,10 +89,19 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import spsolve
 
-from pushluck_teach.games.base import DRAW, STOP, Engine, PositionError, RulesError
+from pushluck_teach.games.base import DRAW, STOP, PositionError, RulesError
 from pushluck_teach.games.pig import PigVariant
+from pushluck_teach.games.policies import (
+    KEEP_PACE,
+    THRESHOLD,
+    WIN_OPTIMAL,
+    Policy,
+    parse_policy,
+    unknown_policy,
+)
+from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve import cache
-from pushluck_teach.solve.whole_game import PolicyText
+from pushluck_teach.solve.whole_game import WholeGameReport
 
 try:
     from gmpy2 import mpq as _rational
@@ -376,19 +385,6 @@ def pig_win_probability(variant: PigVariant, my_score: int, opp_score: int,
     return optimal_solution(variant).win_probability(my_score, opp_score, turn_total)
 
 
-def win_chance_task(engine: Engine) -> Callable[[], float] | None:
-    """The gauge of a live two-player Pig table (see ``whole_game.win_chance_task``)."""
-    variant = engine.variant
-    if (engine.is_over or engine.players != 2 or not isinstance(variant, PigVariant)
-            or variant.target > MAX_TARGET):
-        return None
-    me = engine.current_player
-    scores = engine.scores()
-    _, state = engine.turn_position()
-    mine, theirs, total = int(scores[me]), int(scores[1 - me]), int(state[1])
-    return lambda: pig_win_probability(variant, mine, theirs, total)
-
-
 def pig_action_win_probabilities(variant: PigVariant, my_score: int, opp_score: int,
                                  turn_total: int = 0) -> dict[str, float | None]:
     """The mover's chance to win if it rolls (``"draw"``) or holds (``"stop"``; None before the
@@ -429,26 +425,27 @@ class PigPolicy:
         return f"hold:{self.hold_at}" if self.kind == "hold" else self.kind
 
     @classmethod
-    def parse(cls, text: str | PigPolicy) -> PigPolicy:
+    def parse(cls, text: str | PigPolicy | Policy) -> PigPolicy:
+        """From the shared vocabulary (:func:`~pushluck_teach.games.policies.parse_policy`;
+        ``optimal`` is ``win-optimal`` here)."""
         if isinstance(text, PigPolicy):
             return text
-        spec = PolicyText.parse(text)
-        name = {"keep-pace-end-race": "keep-pace", "keep_pace": "keep-pace"}.get(spec.name,
-                                                                                spec.name)
-        if name == "hold":
-            return cls("hold", spec.int_arg(1))
-        if name not in cls.KINDS:
-            raise RulesError(f"unknown Pig policy {spec.text!r} ({POLICY_HELP})")
-        if spec.arg is not None:
-            raise RulesError(f"policy {name!r} takes no argument")
-        return cls(name)
+        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="Pig", names=POLICY_HELP)
+        if policy.kind == THRESHOLD:
+            return cls("hold", policy.number)
+        kind = _PIG_KINDS.get(policy.kind)
+        if kind is None:
+            raise unknown_policy(policy.name, "Pig", POLICY_HELP)
+        return cls(kind)
 
     def hold_mask(self, game: ModelLike) -> np.ndarray:
         """``[k, i, j]``: this policy holds (always once holding wins; never at ``k = 0``)."""
         return _policy_mask(self, as_model(game))
 
 
-POLICY_HELP = "policies: optimal, hold:N, keep-pace"
+POLICY_HELP = "policies: win-optimal (or optimal), hold:N, keep-pace"
+#: The shared vocabulary's kinds -> this solver's.
+_PIG_KINDS = {WIN_OPTIMAL: "optimal", KEEP_PACE: "keep-pace"}
 
 
 def race_line(model: PigModel) -> int:
@@ -823,35 +820,6 @@ def exact_expected_turns(game: ModelLike, hold_at: int) -> Fraction:
 
 
 # --------------------------------------------------------------------------------------------
-# Bots for the play engine (simulation cross-checks)
-
-
-@dataclass
-class PigPolicyBot:
-    """Plays a :class:`PigPolicy` in a Pig engine (two players, or one with opponent score 0)."""
-
-    policy: PigPolicy
-    name: str = ""
-
-    def __post_init__(self) -> None:
-        self.name = self.name or self.policy.name
-
-    def choose(self, engine: Engine) -> str:
-        legal = engine.legal_actions()
-        if STOP not in legal:
-            return DRAW
-        model = PigModel.from_variant(engine.variant)  # type: ignore[arg-type]
-        scores = engine.scores()
-        me = engine.current_player
-        i = int(scores[me])
-        j = int(max((s for p, s in enumerate(scores) if p != me), default=0))
-        k = int(engine.view().turn_total)
-        if i + k >= model.target:
-            return STOP
-        return STOP if self.policy.hold_mask(model)[k, i, j] else DRAW
-
-
-# --------------------------------------------------------------------------------------------
 # The registry entry (``pushluck solve pig``)
 
 
@@ -864,9 +832,18 @@ class PigWholeGame:
 
     game = GAME
     policy_help = POLICY_HELP
+    description = "Pig: Neller and Presser's optimal policy (value iteration)"
+
+    def win_chance(self, variant: Any, my_score: int, opp_score: int, model: Any, state: Any
+                   ) -> Callable[[], float] | None:
+        """The gauge: ``state`` is Pig's ``("turn", turn total)``."""
+        if not isinstance(variant, PigVariant) or variant.target > MAX_TARGET:
+            return None
+        total = int(state[1])
+        return lambda: pig_win_probability(variant, my_score, opp_score, total)
 
     def report(self, variant: Any, players: int, policies: Sequence[str], *,
-               exact: bool = False) -> dict[str, Any]:
+               exact: bool = False) -> WholeGameReport:
         model = PigModel.from_variant(variant)
         base: dict[str, Any] = {"game": GAME, "variant": variant.options(), "players": players}
         if players == 2:
@@ -892,8 +869,8 @@ class PigWholeGame:
             if exact:
                 p = (exact_optimal(model) if both_optimal
                      else exact_match(model, first, second)).p_win_first
-                base["p_win_first_exact"] = f"{p.numerator}/{p.denominator}"
-            return base
+                base["p_win_first_exact"] = fraction_text(p)
+            return WholeGameReport.of(base)
         if players == 1:
             texts = list(policies) or [f"hold:{variant.hold_threshold}"]
             if len(texts) != 1:
@@ -913,8 +890,8 @@ class PigWholeGame:
             })
             if exact:
                 m = exact_expected_turns(model, policy.hold_at or 1)
-                base["expected_turns_exact"] = f"{m.numerator}/{m.denominator}"
-            return base
+                base["expected_turns_exact"] = fraction_text(m)
+            return WholeGameReport.of(base)
         raise RulesError(f"the Pig whole-game solver handles 1 or 2 players, not {players}")
 
     def build_shipped(self, directory: Path) -> list[Path]:

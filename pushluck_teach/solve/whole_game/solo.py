@@ -35,18 +35,18 @@ total reaches ``T``; Hit List executes only from 15; other choices, such as an a
 optimal) and ``optimal-turn`` (each turn maximises its own expected result, the turn solver's
 policy; it is blind to the game's state, like the simulation bots).
 
-**How good is the model?**  :func:`compare_with_engine` plays the real game with the engine
-(:mod:`pushluck_teach.sim`, the same policy as a bot; ``optimal-turn`` then optimises each turn
-for the *real* deck) and reports the difference of the means (with its standard error) and the
-total variation distance between the two distributions.  :func:`model_monte_carlo` samples the
-*model itself* (a fresh deck each turn, by walking the turn model's exact transitions), which
-checks the chain, not the simplification.
+**How good is the model?**  That is simulation's job (:mod:`pushluck_teach.sim.solo_checks`):
+``compare_with_engine`` plays the real game with the engine (the same policy as a bot;
+``optimal-turn`` then optimises each turn for the *real* deck) and reports the difference of
+the means (with its standard error) and the total variation distance between the two
+distributions; ``model_monte_carlo`` samples the *model itself* (a fresh deck each turn, by
+walking the turn model's exact transitions), which checks the chain, not the simplification.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,22 +54,36 @@ from typing import Any
 
 import numpy as np
 
-from pushluck_teach.games.base import STOP, OptionError, RulesError, TurnModel, get_game
-from pushluck_teach.games.hit_list import HitListVariant
+from pushluck_teach.games.base import STOP, OptionError, RulesError, get_game
+from pushluck_teach.games.hit_list import (
+    BOTCH_PENALTY,
+    BOTCHES_TO_DIE,
+    GHOST_BONUS,
+    HITS_TO_WIN,
+    LIMIT,
+    SILENT_BONUS,
+    HitListVariant,
+)
+from pushluck_teach.games.hit_list import GAME as HIT_LIST
+from pushluck_teach.games.lands_uncharted import GAME as LANDS
 from pushluck_teach.games.lands_uncharted import SOLO_TURNS, LandsUnchartedVariant
-from pushluck_teach.sim import OptimalTurnBot, SimulationResult, ThresholdBot, simulate_games
-from pushluck_teach.solve.turn import TurnSolver, policy_graph
-from pushluck_teach.solve.whole_game import PolicyText
+from pushluck_teach.games.policies import (
+    THRESHOLD,
+    TURN_OPTIMAL,
+    Policy,
+    parse_policy,
+    unknown_policy,
+)
+from pushluck_teach.solve.turn import TurnSolver
 
-LANDS = "lands-uncharted"
-HIT_LIST = "hit-list"
+#: The four aces of one deck: the most allies a player can hold.
 MAX_ALLIES = 4
-HITS_TO_END = 5
-BOTCHES_TO_DIE = 6
-BOTCH = -10
-GHOST_BONUS = 20
-SILENT_RESULT = 36  # 21 + 15: a silent-assassin hit counts two hits
-POLICY_HELP = "policies: threshold:T, optimal-turn"
+#: Lone Gunman ends at the fifth hit (the game's rule constants, named for the chain).
+HITS_TO_END = HITS_TO_WIN
+BOTCH = BOTCH_PENALTY
+#: A silent-assassin 21 scores 21 + 15 and counts two hits.
+SILENT_RESULT = LIMIT + SILENT_BONUS
+POLICY_HELP = "policies: threshold:T, turn-optimal (or optimal)"
 
 LANDS_MODEL = ("fresh 52-card deck each turn (minus the aces held as allies); allies carried "
                "over exactly; Markov chain over (turn, allies, score)")
@@ -89,18 +103,15 @@ class SoloPolicy:
         return f"threshold:{self.threshold}" if self.kind == "threshold" else self.kind
 
     @classmethod
-    def parse(cls, text: str | SoloPolicy) -> SoloPolicy:
+    def parse(cls, text: str | SoloPolicy | Policy) -> SoloPolicy:
+        """From the shared vocabulary (``optimal`` is ``turn-optimal`` here)."""
         if isinstance(text, SoloPolicy):
             return text
-        spec = PolicyText.parse(text)
-        name = {"hold": "threshold", "optimal": "optimal-turn", "optimal_turn": "optimal-turn"
-                }.get(spec.name, spec.name)
-        if name == "threshold":
-            return cls("threshold", spec.int_arg(1))
-        if name != "optimal-turn":
-            raise RulesError(f"unknown solo policy {spec.text!r} ({POLICY_HELP})")
-        if spec.arg is not None:
-            raise RulesError("policy 'optimal-turn' takes no argument")
+        policy = parse_policy(text, optimal=TURN_OPTIMAL, who="solo", names=POLICY_HELP)
+        if policy.kind == THRESHOLD:
+            return cls("threshold", policy.number)
+        if policy.kind != TURN_OPTIMAL:
+            raise unknown_policy(policy.name, "solo", POLICY_HELP)
         return cls("optimal-turn")
 
     def chooser(self, solver: TurnSolver[Any]) -> Callable[[Any], str]:
@@ -108,10 +119,6 @@ class SoloPolicy:
             return solver.threshold_policy(self.threshold or 1)
         return solver.best_action
 
-    def bot(self) -> Any:
-        if self.kind == "threshold":
-            return ThresholdBot(self.threshold or 1)
-        return OptimalTurnBot()
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,36 +167,11 @@ def _pack(values: np.ndarray, offset: int, game: str, variant: Any, policy: Solo
                       values[keep].copy(), p_out)
 
 
-def _forward(model: TurnModel[Any], start: Any, choose: Callable[[Any], str],
-             outcome: Callable[[Any, Any, str], Any]) -> dict[Any, float]:
-    """One turn's outcome distribution under ``choose``: ``outcome(last decision state,
-    terminal, action)`` labels each terminal (float forward pass in topological order)."""
-    graph = policy_graph(model, start, choose)
-    edges = graph.moves
-    order = [node for node in graph.order if node in edges]
-    mass: dict[Any, float] = {start: 1.0}
-    result: dict[Any, float] = {}
-    for node in order:
-        p = mass.pop(node, None)
-        if p is None:
-            continue
-        action, pairs = edges[node]
-        total = sum(w for w, _ in pairs)
-        for weight, nxt in pairs:
-            share = p * weight / total
-            if model.actions(nxt):
-                mass[nxt] = mass.get(nxt, 0.0) + share
-            else:
-                key = outcome(node, nxt, action)
-                result[key] = result.get(key, 0.0) + share
-    return result
-
-
 # --------------------------------------------------------------------------------------------
 # Lands Uncharted
 
 
-def _lands_variant(variant: LandsUnchartedVariant | None) -> LandsUnchartedVariant:
+def lands_variant(variant: LandsUnchartedVariant | None) -> LandsUnchartedVariant:
     variant = variant or LandsUnchartedVariant(solo=True)
     if not isinstance(variant, LandsUnchartedVariant):
         raise OptionError(f"not a Lands Uncharted variant: {type(variant).__name__}")
@@ -212,10 +194,10 @@ def lands_turn_outcomes(variant: LandsUnchartedVariant, policy: SoloPolicy, alli
 
     def outcome(last: Any, terminal: Any, action: str) -> tuple[int, int]:
         banked = int(model.payoff(terminal))
-        held = int(last[3]) if action == STOP and keep else 0
+        held = model.allies_held(last) if action == STOP and keep else 0
         return banked, held
 
-    return _forward(model, start, policy.chooser(solver), outcome)
+    return solver.distribution(start, policy.chooser(solver), outcome=outcome)
 
 
 def lands_uncharted_solo(variant: LandsUnchartedVariant | None = None,
@@ -223,7 +205,7 @@ def lands_uncharted_solo(variant: LandsUnchartedVariant | None = None,
                          turns: int = SOLO_TURNS) -> SoloResult:
     """The exact final-score distribution of Lands Uncharted's solo game in the fresh-deck
     model: a Markov chain over (turn, allies, score)."""
-    variant = _lands_variant(variant)
+    variant = lands_variant(variant)
     rule = SoloPolicy.parse(policy)
     outcomes = [lands_turn_outcomes(variant, rule, a) for a in range(MAX_ALLIES + 1)]
     top = max(x for table in outcomes for x, _ in table) or 1
@@ -246,7 +228,7 @@ def lands_uncharted_solo(variant: LandsUnchartedVariant | None = None,
 # Hit List: Lone Gunman
 
 
-def _hit_variant(variant: HitListVariant | None) -> HitListVariant:
+def hit_list_variant(variant: HitListVariant | None) -> HitListVariant:
     variant = variant or HitListVariant(solo=True)
     if not isinstance(variant, HitListVariant):
         raise OptionError(f"not a Hit List variant: {type(variant).__name__}")
@@ -269,10 +251,10 @@ def hit_list_job_outcomes(variant: HitListVariant, policy: SoloPolicy, hits: int
     def outcome(last: Any, terminal: Any, action: str) -> int:
         return int(model.payoff(terminal))
 
-    return _forward(model, start, policy.chooser(solver), outcome)
+    return solver.distribution(start, policy.chooser(solver), outcome=outcome)
 
 
-def _hits_of(variant: HitListVariant, result: int) -> int:
+def hits_of(variant: HitListVariant, result: int) -> int:
     return 2 if variant.silent_assassin and result == SILENT_RESULT else 1
 
 
@@ -280,7 +262,7 @@ def lone_gunman(variant: HitListVariant | None = None,
                 policy: str | SoloPolicy = "optimal-turn") -> SoloResult:
     """The exact final-score distribution of Hit List's Lone Gunman in the fresh-deck model: a
     Markov chain over (hits, botches, score)."""
-    variant = _hit_variant(variant)
+    variant = hit_list_variant(variant)
     rule = SoloPolicy.parse(policy)
     jobs = [hit_list_job_outcomes(variant, rule, h) for h in range(HITS_TO_END)]
     best = max(max(j) for j in jobs)
@@ -309,7 +291,7 @@ def lone_gunman(variant: HitListVariant | None = None,
                         continue
                     shifted = np.zeros(size)
                     shifted[result:] = row[:size - result]
-                    h2 = h + _hits_of(variant, result)
+                    h2 = h + hits_of(variant, result)
                     if h2 >= HITS_TO_END:
                         if variant.ghost and b == 0:
                             shifted[GHOST_BONUS:] = shifted[:-GHOST_BONUS].copy()
@@ -337,142 +319,21 @@ def solo_result(game: str, variant: Any = None, policy: str | SoloPolicy = "thre
     raise RulesError(f"no solo model for {game!r} (solo models: {LANDS}, {HIT_LIST})")
 
 
-def _walk(model: TurnModel[Any], start: Any, choose: Callable[[Any], str],
-          rng: random.Random) -> tuple[Any, Any, str]:
-    """Sample one turn of the model: ``(last decision state, terminal, last action)``."""
-    state = start
-    while True:
-        action = choose(state)
-        pairs = model.transitions(state, action)
-        pick = rng.random() * sum(w for w, _ in pairs)
-        nxt = pairs[-1][1]
-        for weight, candidate in pairs:
-            pick -= weight
-            if pick < 0:
-                nxt = candidate
-                break
-        if not model.actions(nxt):
-            return state, nxt, action
-        state = nxt
+#: TRANSITIONAL (issue 7): the simulation checks moved to pushluck_teach.sim.solo_checks; these
+#: old names serve Lesson 6's notebook until it imports the new module, then they go.
+_MOVED_TO_SIM = frozenset({"SoloComparison", "compare_with_engine", "model_monte_carlo",
+                           "simulate_real_game"})
 
 
-def model_monte_carlo(game: str, variant: Any = None, policy: str | SoloPolicy = "threshold:20",
-                      n: int = 2000, seed: int = 0) -> SimulationResult:
-    """Final scores sampled from the *model* (a fresh deck each turn), walking the exact turn
-    models' transitions: a check of the chain, not of the simplification."""
-    rule = SoloPolicy.parse(policy)
-    rng = random.Random(seed)
-    spec = get_game(game)
-    samples: list[float] = []
-    if game == LANDS:
-        variant = _lands_variant(variant)
-        setups = []
-        for a in range(MAX_ALLIES + 1):
-            model, start = spec.position(variant, allies=a)
-            setups.append((model, start, rule.chooser(TurnSolver(model))))
-        for _ in range(n):
-            allies = score = 0
-            for _turn in range(SOLO_TURNS):
-                model, start, choose = setups[allies]
-                last, terminal, action = _walk(model, start, choose, rng)
-                score += int(model.payoff(terminal))
-                allies = int(last[3]) if action == STOP and variant.allies_persist else 0
-            samples.append(float(score))
-        return SimulationResult.of(samples)
-    if game != HIT_LIST:
-        raise RulesError(f"no solo model for {game!r} (solo models: {LANDS}, {HIT_LIST})")
-    variant = _hit_variant(variant)
-    setups = []
-    for h in range(HITS_TO_END):
-        model, start = spec.position(variant, hits=h)
-        setups.append((model, start, rule.chooser(TurnSolver(model))))
-    for _ in range(n):
-        hits = botches = score = 0
-        while hits < HITS_TO_END and botches < BOTCHES_TO_DIE:
-            model, start, choose = setups[hits]
-            _, terminal, _ = _walk(model, start, choose, rng)
-            result = int(model.payoff(terminal))
-            score += result
-            if result == BOTCH:
-                botches += 1
-            else:
-                hits += _hits_of(variant, result)
-        if botches >= BOTCHES_TO_DIE:
-            score = 0
-        elif variant.ghost and botches == 0:
-            score += GHOST_BONUS
-        samples.append(float(score))
-    return SimulationResult.of(samples)
-
-
-@dataclass(frozen=True, eq=False)
-class SoloComparison:
-    """The exact model against simulating the real game (deck carried over) with the engine.
-
-    ``simulated`` holds the engine's final scores; ``mean_difference`` = simulated mean - model
-    mean (``stderr`` its standard error); ``total_variation`` and ``max_cdf_difference`` compare
-    the model's distribution with the simulated frequencies.
-    """
-
-    model: SoloResult
-    simulated: SimulationResult
-    sim_scores: np.ndarray
-    sim_probabilities: np.ndarray
-
-    @property
-    def mean_difference(self) -> float:
-        return self.simulated.mean - self.model.mean
-
-    @property
-    def stderr(self) -> float:
-        return self.simulated.stderr
-
-    def _aligned(self) -> tuple[np.ndarray, np.ndarray]:
-        support = np.union1d(self.model.scores, self.sim_scores)
-        model = np.zeros(support.size)
-        sim = np.zeros(support.size)
-        model[np.searchsorted(support, self.model.scores)] = self.model.probabilities
-        sim[np.searchsorted(support, self.sim_scores)] = self.sim_probabilities
-        return model, sim
-
-    @property
-    def total_variation(self) -> float:
-        """Half the L1 distance (includes sampling noise: many scores, few games each)."""
-        model, sim = self._aligned()
-        return float(0.5 * np.abs(model - sim).sum())
-
-    @property
-    def max_cdf_difference(self) -> float:
-        """The Kolmogorov distance max |F_model - F_sim| (less noisy than ``total_variation``;
-        about ``1.36 / sqrt(n)`` is the 95% noise level for ``n`` games)."""
-        model, sim = self._aligned()
-        return float(np.max(np.abs(np.cumsum(model) - np.cumsum(sim))))
-
-
-def simulate_real_game(game: str, variant: Any = None,
-                       policy: str | SoloPolicy = "threshold:20", n: int = 2000,
-                       seed: int = 0) -> SimulationResult:
-    """Final scores of ``n`` real solo games (the engine, deck carried over) with the policy's
-    bot."""
-    rule = SoloPolicy.parse(policy)
-    variant = _lands_variant(variant) if game == LANDS else _hit_variant(variant)
-    games = simulate_games(get_game(game), [rule.bot()], n, seed, variant=variant)
-    return SimulationResult.of([scores[0] for _, scores in games])
-
-
-def compare_with_engine(game: str, variant: Any = None,
-                        policy: str | SoloPolicy = "threshold:20", n: int = 2000,
-                        seed: int = 0) -> SoloComparison:
-    """The model's exact distribution next to ``n`` simulated real games."""
-    model = solo_result(game, variant, policy)
-    sim = simulate_real_game(game, model.variant, policy, n, seed)
-    values, counts = np.unique(np.array(sim.samples), return_counts=True)
-    return SoloComparison(model, sim, values.astype(np.int64), counts / counts.sum())
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_SIM:  # looked up by name so that solve/ does not import sim/
+        return getattr(importlib.import_module("pushluck_teach.sim.solo_checks"), name)
+    raise AttributeError(name)
 
 
 __all__ = [
-    "HIT_LIST_MODEL", "LANDS_MODEL", "SoloComparison", "SoloPolicy", "SoloResult",
-    "compare_with_engine", "hit_list_job_outcomes", "lands_turn_outcomes",
-    "lands_uncharted_solo", "lone_gunman", "model_monte_carlo", "simulate_real_game",
-    "solo_result",
+    "BOTCH", "BOTCHES_TO_DIE", "GHOST_BONUS", "HITS_TO_END", "HIT_LIST", "HIT_LIST_MODEL",
+    "LANDS", "LANDS_MODEL", "MAX_ALLIES", "SoloPolicy", "SoloResult", "hit_list_job_outcomes",
+    "hit_list_variant", "hits_of", "lands_turn_outcomes", "lands_uncharted_solo",
+    "lands_variant", "lone_gunman", "solo_result",
 ]

@@ -1,0 +1,302 @@
+"""The share format of rule sets: short JSON text, a JSON Schema, and a URL-safe token.
+
+Two kinds of rule file, both JSON objects with ``"format": "pushluck-rules/1"``:
+
+* a **built game**: the fields of :class:`~pushluck_teach.games.custom.RuleSet` that differ
+  from their defaults (``{"format": ..., "name": "Sevens", "jokers": 2, "bust_ending": 7,
+  ...}``); ``bust_counts`` is a list of ``{"kind": {"ranks": [...], "suits": [...],
+  "cards": [...]}, "n": 2, "per_rank": false}`` and ``values`` an object ``{"J": 0}``;
+* a **variant of a registered game**: ``{"format": ..., "game": "captain-seven", "options":
+  {"target": 150}}`` (the options that differ from the defaults).
+
+:data:`RULES_SCHEMA` is the JSON Schema of both (published as ``docs/rules-schema.json``; a test
+keeps the two equal).  :func:`rules_from_json` checks a text against it and then against the
+rules' own checks; every error is a :class:`~pushluck_teach.games.base.RulesError` naming the
+field and why.  :func:`rules_to_token` / :func:`rules_from_token` pack the JSON in a URL-safe
+token for ``?rules=...`` links (zlib, then unpadded base64url).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema
+
+from pushluck_teach.games.base import RulesError, Variant, get_game
+from pushluck_teach.games.custom import CardSet, CountRule, RuleSet
+
+FORMAT = "pushluck-rules/1"
+MAX_TEXT = 20_000
+
+_RANK = {"type": "string", "pattern": "^([Aa2-9TtJjQqKk]|10|[Jj][Kk]|[0-9]{1,2})$"}
+_SUIT = {"type": "string", "enum": ["s", "h", "d", "c"]}
+_CARD = {"type": "string", "pattern": "^(([Aa2-9TtJjQqKk]|10)[SsHhDdCc♠♥♦♣]|[Jj][Kk])$"}
+_CARD_SET = {
+    "type": "object",
+    "description": "cards whose rank is in ranks and suit in suits (an empty list allows any), "
+                   "plus particular cards",
+    "properties": {
+        "ranks": {"type": "array", "items": _RANK, "uniqueItems": True},
+        "suits": {"type": "array", "items": _SUIT, "uniqueItems": True},
+        "cards": {"type": "array", "items": _CARD, "uniqueItems": True},
+    },
+    "additionalProperties": False,
+    "minProperties": 1,
+}
+
+
+def _int(low: int, high: int, description: str) -> dict[str, Any]:
+    return {"type": "integer", "minimum": low, "maximum": high, "description": description}
+
+
+def _int_or_null(low: int, high: int, description: str) -> dict[str, Any]:
+    return {"type": ["integer", "null"], "minimum": low, "maximum": high,
+            "description": description}
+
+
+_BUILT = {
+    "type": "object",
+    "title": "A push-your-luck game built from parts",
+    "properties": {
+        "format": {"const": FORMAT},
+        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+        "decks": _int(1, 4, "standard 52-card decks shuffled together"),
+        "jokers": _int(0, 2, "jokers per deck"),
+        "remove_ranks": {"type": "array", "items": _RANK, "uniqueItems": True},
+        "remove_suits": {"type": "array", "items": _SUIT, "uniqueItems": True},
+        "remove_cards": {"type": "array", "items": _CARD, "uniqueItems": True},
+        "dice": {"type": "integer", "minimum": 0, "maximum": 30, "not": {"const": 1},
+                 "description": "faces of the die (0: play with cards)"},
+        "values": {"type": "object", "propertyNames": _RANK,
+                   "additionalProperties": _int(0, 100, "the value of a rank or face")},
+        "bust_counts": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "kind": _CARD_SET,
+                "n": _int(1, 20, "the n-th card of the kind busts"),
+                "per_rank": {"type": "boolean", "description": "count each rank apart"},
+            },
+            "required": ["kind"],
+            "additionalProperties": False,
+        }},
+        "bust_over": _int_or_null(0, 10_000, "a turn total over this busts"),
+        "bust_ending": _int_or_null(0, 9, "a turn total ending in this digit busts"),
+        "first_draw_safe": {"type": "boolean"},
+        "bank_minimum": _int(0, 10_000, "the least turn total that may be banked"),
+        "bonus_total": _int_or_null(0, 10_000, "banking exactly this total scores the bonus"),
+        "bonus": _int(-1000, 1000, "the bonus for banking exactly bonus_total"),
+        "allies": {"oneOf": [_CARD_SET, {"type": "null"}]},
+        "allies_persist": {"type": "boolean"},
+        "bust_score": _int(-1000, 0, "what a bust scores"),
+        "reshuffle_each_turn": {"type": "boolean"},
+        "target": _int(1, 100_000, "the score that triggers the final round"),
+    },
+    "required": ["format"],
+    "not": {"required": ["game"]},
+    "additionalProperties": False,
+}
+_VARIANT = {
+    "type": "object",
+    "title": "A variant of a registered game",
+    "properties": {
+        "format": {"const": FORMAT},
+        "game": {"type": "string", "minLength": 1},
+        "options": {"type": "object"},
+    },
+    "required": ["format", "game"],
+    "additionalProperties": False,
+}
+RULES_SCHEMA: Mapping[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://pushluck-teach.example/rules-schema.json",
+    "title": "pushluck_teach rule file",
+    "description": "A rule set for the variant lab: a game built from parts, or a variant of a "
+                   "registered game (docs/app.md, 'Variant lab').",
+    "oneOf": [_BUILT, _VARIANT],
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Export
+
+
+def _card_set_data(cards: CardSet) -> dict[str, list[str]]:
+    return {k: list(v) for k, v in (("ranks", cards.ranks), ("suits", cards.suits),
+                                    ("cards", cards.cards)) if v}
+
+
+def rules_to_data(rules: Variant) -> dict[str, Any]:
+    """The JSON-ready object of a rule set (only what differs from the defaults)."""
+    if not isinstance(rules, RuleSet):
+        return {"format": FORMAT, "game": type(rules).game,
+                "options": {k: list(v) if isinstance(v, tuple) else v
+                            for k, v in rules.changed_options().items()}}
+    default = RuleSet()
+    data: dict[str, Any] = {"format": FORMAT}
+    for key, value in rules.options().items():
+        if value == getattr(default, key):
+            continue
+        if key == "values":
+            data[key] = dict(value)
+        elif key == "bust_counts":
+            data[key] = [
+                {"kind": _card_set_data(rule.kind),
+                 **({"n": rule.n} if rule.n != 2 else {}),
+                 **({"per_rank": True} if rule.per_rank else {})}
+                for rule in value
+            ]
+        elif key == "allies":
+            data[key] = _card_set_data(value) if value is not None else None
+        elif isinstance(value, tuple):
+            data[key] = list(value)
+        else:
+            data[key] = value
+    return data
+
+
+def rules_to_json(rules: Variant, *, indent: int | None = None) -> str:
+    """The short JSON text of a rule set."""
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(rules_to_data(rules), ensure_ascii=False, indent=indent,
+                      separators=separators)
+
+
+def rules_to_token(rules: Variant) -> str:
+    """A URL-safe token (``?rules=TOKEN``) holding the JSON text."""
+    packed = zlib.compress(rules_to_json(rules).encode("utf-8"), 9)
+    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+# --------------------------------------------------------------------------------------------
+# Import
+
+
+def _path_text(path: Any) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(the rule file)"
+
+
+def _error_text(error: jsonschema.ValidationError) -> str:
+    where = _path_text(error.absolute_path)
+    instance = error.instance
+    if not error.absolute_path and not isinstance(instance, Mapping):
+        return "rule file: expected a JSON object ({...})"
+    if error.validator == "additionalProperties" and isinstance(instance, Mapping):
+        allowed = error.schema.get("properties", {})
+        extra = sorted(k for k in instance if k not in allowed)
+        if extra:
+            name = f"{where}.{extra[0]}" if error.absolute_path else extra[0]
+            return f"rules field {name!r}: unknown field"
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        name = f"{where}.{missing}" if error.absolute_path else missing
+        hint = f' (write "format": "{FORMAT}")' if missing == "format" else ""
+        return f"rules field {name!r}: missing{hint}"
+    if error.validator == "pattern":
+        what = "card (like Qs, 10h, JK)" if error.schema is _CARD else \
+            "rank (A 2-9 T/10 J Q K, JK) or die face"
+        return f"rules field {where!r}: {instance!r} is not a {what}"
+    if error.validator in ("oneOf", "anyOf", "minProperties") and where.endswith(
+            ("allies", "kind")):
+        return (f"rules field {where!r}: {json.dumps(instance)} is not a card set "
+                "(give ranks, suits or cards)")
+    if error.validator == "const":
+        return f"rules field {where!r}: must be {json.dumps(error.validator_value)}"
+    return f"rules field {where!r}: {error.message}"
+
+
+def _best_error(data: Any) -> jsonschema.ValidationError | None:
+    """The most specific schema error: within the branch the object means (a ``game`` key: a
+    variant; otherwise a built game)."""
+    validator = jsonschema.Draft202012Validator(RULES_SCHEMA)
+    if validator.is_valid(data):
+        return None
+    if isinstance(data, Mapping):
+        branch = _VARIANT if "game" in data else _BUILT
+        errors = sorted(jsonschema.Draft202012Validator(branch).iter_errors(data),
+                        key=lambda e: (-len(e.absolute_path), str(list(e.absolute_path))))
+        if errors:
+            return errors[0]
+    return jsonschema.exceptions.best_match(validator.iter_errors(data))
+
+
+def validate_data(data: Any) -> None:
+    """A :class:`RulesError` naming the first bad field when ``data`` breaks the schema."""
+    error = _best_error(data)
+    if error is not None:
+        raise RulesError(_error_text(error))
+
+
+def rules_from_data(data: Any) -> Variant:
+    """A rule set (or a registered game's variant) from its JSON object; errors name the field."""
+    validate_data(data)
+    if "game" in data:
+        spec = get_game(data["game"])
+        options = dict(data.get("options", {}))
+        return spec.variant_cls.from_options(
+            {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()})
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "format":
+            continue
+        if key == "values":
+            fields[key] = tuple(value.items())
+        elif key == "bust_counts":
+            fields[key] = tuple(
+                CountRule(kind=CardSet(**{k: tuple(v) for k, v in rule["kind"].items()}),
+                          n=rule.get("n", 2), per_rank=rule.get("per_rank", False))
+                for rule in value)
+        elif key == "allies":
+            fields[key] = (None if value is None
+                           else CardSet(**{k: tuple(v) for k, v in value.items()}))
+        elif isinstance(value, list):
+            fields[key] = tuple(value)
+        else:
+            fields[key] = value
+    return RuleSet(**fields)
+
+
+def rules_from_json(text: str) -> Variant:
+    """A rule set from its JSON text; a :class:`RulesError` names what is wrong."""
+    if not isinstance(text, str):
+        raise RulesError("rule file: expected JSON text")
+    if len(text) > MAX_TEXT:
+        raise RulesError(f"rule file: longer than {MAX_TEXT} characters")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"rule file: not JSON ({exc.msg} at line {exc.lineno} column "
+                         f"{exc.colno})") from None
+    return rules_from_data(data)
+
+
+def rules_from_token(token: str) -> Variant:
+    """A rule set from a ``?rules=`` token; a :class:`RulesError` when it is damaged."""
+    text = token.strip()
+    if not text or len(text) > MAX_TEXT:
+        raise RulesError("rules link: empty or too long")
+    try:
+        packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        raw = zlib.decompressobj().decompress(packed, MAX_TEXT)
+        json_text = raw.decode("utf-8")
+    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
+        raise RulesError("rules link: the rules= part is damaged (copy the whole link)") from None
+    return rules_from_json(json_text)
+
+
+def schema_text() -> str:
+    """The JSON Schema as published in ``docs/rules-schema.json``."""
+    return json.dumps(RULES_SCHEMA, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = [
+    "FORMAT", "RULES_SCHEMA", "rules_from_data", "rules_from_json", "rules_from_token",
+    "rules_to_data", "rules_to_json", "rules_to_token", "schema_text", "validate_data",
+]

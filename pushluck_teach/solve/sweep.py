@@ -1,0 +1,280 @@
+"""Sweeps: vary one option (or the target) of any game over a range and solve every point.
+
+Per point (a variant with ``key = value``) :func:`compute_point` computes, from the turn start
+built by the game's own ``GameSpec.position``:
+
+* the **turn value**: the expected result of the turn under optimal play (the generic turn
+  solver, float mode);
+* the **stop rule** summarising the optimal policy and its **threshold** ("stop at T or more",
+  :mod:`pushluck_teach.solve.stop_rule`), and the **bust risk**: the chance the turn ends in a
+  bust under optimal play;
+* with ``whole_game=True``, where the game has a whole-game solver, the first player's **win
+  chance** with both players optimal (two players), from the solver's own report.
+
+A point that cannot be solved (a variant the rules refuse, a game too large for the page) is
+kept with its one-line ``error``.  Points are independent, so :func:`run_sweep` runs them
+serially, in parallel on local cores (``workers > 1``: a process pool), or on a
+``dask.distributed`` cluster (``scheduler``: an address such as ``tcp://host:8786`` or a
+``distributed.Client``; the optional extra ``pushluck_teach[lab]``).  A ``progress`` callback
+hears of every finished point; a ``stop`` flag (anything with ``is_set()``, e.g. a
+:class:`threading.Event`) ends the sweep early, keeping the points already done (points still
+queued are cancelled; a point already running on a worker is abandoned).  Nothing here names a
+game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import time
+import typing
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pushluck_teach.games.base import GameSpec, OptionError, RulesError, Variant, coerce_option
+from pushluck_teach.solve.stop_rule import describe_stop_rule
+from pushluck_teach.solve.turn import TurnSolver
+
+MAX_POINTS = 1000
+
+
+class StopFlag(Protocol):
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """The numbers of one point of a sweep (``None`` where not asked for or not available)."""
+
+    value: Any
+    turn_value: float | None = None
+    threshold: float | None = None
+    stop_rule: str | None = None
+    bust_risk: float | None = None
+    win_chance: float | None = None
+    seconds: float = 0.0
+    error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """A sweep's points in the order of ``values`` (only the points done when stopped)."""
+
+    game: str
+    key: str
+    values: tuple[Any, ...]
+    points: tuple[SweepPoint, ...]
+    stopped: bool
+    seconds: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {"game": self.game, "option": self.key, "values": list(self.values),
+                "stopped": self.stopped, "seconds": self.seconds,
+                "points": [p.as_json() for p in self.points]}
+
+
+Progress = Callable[[int, int, SweepPoint], None]
+
+
+# --------------------------------------------------------------------------------------------
+# Ranges
+
+
+def parse_sweep_option(text: str) -> tuple[str, tuple[Any, ...]]:
+    """``KEY=A..B[:STEP]`` (whole numbers, both ends included) or ``KEY=V1,V2,...`` (values as
+    typed; the variant converts them).  Errors are :class:`OptionError` naming the problem."""
+    key, sep, spec = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not spec.strip():
+        raise OptionError(f"bad sweep {text!r}: write KEY=A..B[:STEP] or KEY=V1,V2,...")
+    spec = spec.strip()
+    if ".." in spec:
+        span, _, step_text = spec.partition(":")
+        low_text, _, high_text = span.partition("..")
+        try:
+            low, high = int(low_text), int(high_text)
+            step = int(step_text) if step_text else 1
+        except ValueError:
+            raise OptionError(f"bad sweep range {spec!r}: A, B and STEP are whole numbers "
+                              "(A..B or A..B:STEP)") from None
+        if step < 1 or high < low:
+            raise OptionError(f"bad sweep range {spec!r}: need A <= B and STEP >= 1")
+        values: tuple[Any, ...] = tuple(range(low, high + 1, step))
+    else:
+        values = tuple(v.strip() for v in spec.split(",") if v.strip())
+    if not values:
+        raise OptionError(f"bad sweep {text!r}: no values")
+    if len(values) > MAX_POINTS:
+        raise OptionError(f"sweep of {len(values)} points: at most {MAX_POINTS}")
+    return key, values
+
+
+def point_variant(variant: Variant, key: str, value: Any) -> Variant:
+    """``variant`` with ``key = value`` (text converted to the option's type)."""
+    if key not in variant.options():
+        raise OptionError(f"unknown option {key!r} (options: {', '.join(variant.options())})")
+    if isinstance(value, str):
+        value = coerce_option(key, value, typing.get_type_hints(type(variant))[key])
+    return variant.replace(**{key: value})
+
+
+# --------------------------------------------------------------------------------------------
+# One point
+
+
+def whole_game_solver(spec: GameSpec) -> Any | None:
+    """The game's whole-game solver object, or ``None`` where it has none."""
+    path = getattr(spec, "whole_game", None)
+    if path:
+        return importlib.import_module(path).SOLVER
+    from pushluck_teach.solve import whole_game
+
+    return whole_game.solver_for(spec.name) if whole_game.has_solver(spec.name) else None
+
+
+def win_chance(spec: GameSpec, variant: Variant) -> float | None:
+    """The first player's win chance (ties half) with both players optimal, two players."""
+    solver = whole_game_solver(spec)
+    if solver is None:
+        return None
+    report = solver.report(variant, 2, [])
+    data = report.as_json() if hasattr(report, "as_json") else report
+    value = data.get("p_win_first")
+    return None if value is None else float(value)
+
+
+def compute_point(spec: GameSpec, variant: Variant, key: str, value: Any, *,
+                  turn: bool = True, whole_game: bool = False) -> SweepPoint:
+    """The numbers of one point (module docstring); a refused point keeps its error."""
+    started = time.perf_counter()
+    try:
+        chosen = point_variant(variant, key, value)
+        fields: dict[str, Any] = {}
+        if turn:
+            model, state = spec.position(chosen)
+            solver = TurnSolver(model)
+            rule = describe_stop_rule(model, solver, state)
+            fields.update(turn_value=float(solver.value(state)), threshold=rule.threshold,
+                          stop_rule=rule.text, bust_risk=rule.bust_risk)
+        if whole_game:
+            fields["win_chance"] = win_chance(spec, chosen)
+        return SweepPoint(value, seconds=time.perf_counter() - started, **fields)
+    except (RulesError, ValueError) as exc:
+        return SweepPoint(value, seconds=time.perf_counter() - started, error=str(exc))
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+def _is_set(stop: StopFlag | None) -> bool:
+    return stop is not None and stop.is_set()
+
+
+def run_sweep(spec: GameSpec, variant: Variant, key: str, values: Sequence[Any], *,
+              turn: bool = True, whole_game: bool = False, workers: int = 1,
+              scheduler: Any = None, progress: Progress | None = None,
+              stop: StopFlag | None = None) -> SweepResult:
+    """Solve every point of ``key`` over ``values`` (module docstring for the ways to run)."""
+    values = tuple(values)
+    if not values:
+        raise OptionError("a sweep needs at least one value")
+    if len(values) > MAX_POINTS:
+        raise OptionError(f"sweep of {len(values)} points: at most {MAX_POINTS}")
+    if key not in variant.options():
+        raise OptionError(f"unknown option {key!r} for {spec.name} "
+                          f"(options: {', '.join(variant.options())})")
+    started = time.perf_counter()
+    job = (spec, variant, key)
+    flags = {"turn": turn, "whole_game": whole_game}
+    if scheduler is not None:
+        done, stopped = _run_dask(scheduler, job, flags, values, progress, stop)
+    elif workers > 1:
+        done, stopped = _run_processes(workers, job, flags, values, progress, stop)
+    else:
+        done, stopped = {}, False
+        for index, value in enumerate(values):
+            if _is_set(stop):
+                stopped = True
+                break
+            done[index] = compute_point(*job, value, **flags)
+            if progress is not None:
+                progress(len(done), len(values), done[index])
+    points = tuple(done[i] for i in sorted(done))
+    return SweepResult(spec.name, key, values, points, stopped,
+                       time.perf_counter() - started)
+
+
+def _run_processes(workers: int, job: tuple[Any, ...], flags: dict[str, Any],
+                   values: tuple[Any, ...], progress: Progress | None,
+                   stop: StopFlag | None) -> tuple[dict[int, SweepPoint], bool]:
+    # forkserver: safe from a process with threads (a Jupyter kernel), cheaper than spawn
+    context = multiprocessing.get_context("forkserver")
+    done: dict[int, SweepPoint] = {}
+    stopped = False
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        pending: dict[Future[SweepPoint], int] = {
+            pool.submit(compute_point, *job, value, **flags): i for i, value in enumerate(values)
+        }
+        while pending:
+            if _is_set(stop):
+                stopped = True
+                break
+            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                done[index] = future.result()
+                if progress is not None:
+                    progress(len(done), len(values), done[index])
+    finally:
+        pool.shutdown(wait=not stopped, cancel_futures=True)
+    return done, stopped
+
+
+def _run_dask(scheduler: Any, job: tuple[Any, ...], flags: dict[str, Any],
+              values: tuple[Any, ...], progress: Progress | None,
+              stop: StopFlag | None) -> tuple[dict[int, SweepPoint], bool]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise OptionError("a scheduler needs dask.distributed: pip install "
+                          "'pushluck_teach[lab]'") from None
+    own = not isinstance(scheduler, Client)
+    try:
+        client = Client(scheduler, timeout=10) if own else scheduler
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise OptionError(f"cannot reach the dask scheduler {scheduler!r}: {exc}") from None
+    done: dict[int, SweepPoint] = {}
+    stopped = False
+    try:
+        pending = {client.submit(compute_point, *job, value, pure=False, **flags): i
+                   for i, value in enumerate(values)}
+        while pending:
+            if _is_set(stop):
+                stopped = True
+                client.cancel(list(pending))
+                break
+            finished = [future for future in pending if future.done()]
+            if not finished:
+                time.sleep(0.05)
+            for future in finished:
+                index = pending.pop(future)
+                done[index] = future.result()
+                if progress is not None:
+                    progress(len(done), len(values), done[index])
+    finally:
+        if own:
+            client.close()
+    return done, stopped
+
+
+__all__ = [
+    "SweepPoint", "SweepResult", "compute_point", "parse_sweep_option", "point_variant",
+    "run_sweep", "whole_game_solver", "win_chance",
+]

@@ -1,0 +1,199 @@
+"""Lesson 1: the next card.  Type or draw this turn's cards; the chance of each outcome of one
+more draw, and the bust risk before each card, follow (exact, counted from the cards left).
+
+The lesson offers the games whose turn draws cards (their :class:`GameSpec` names a deck), or
+the list its notebook passes; the cards left are the game's deck minus this turn's cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from pushluck_teach.games.base import DRAW, Variant
+from pushluck_teach.ui.figures import (
+    fraction_text,
+    probability_text,
+    short_fraction,
+    sync_widget_state,
+)
+from pushluck_teach.ui.lessons.answers import CheckAnswer
+from pushluck_teach.ui.lessons.common import (
+    BAD_INPUT,
+    LessonPosition,
+    as_widget,
+    draws_cards,
+    figures_of,
+    game_choices,
+    lesson_layout,
+    lesson_position,
+    message_html,
+    pick,
+    remaining_cards,
+    replace_figure,
+)
+from pushluck_teach.ui.theme import BUST_COLOUR, GAIN_COLOUR
+
+
+@dataclass(frozen=True)
+class NextCardFacts:
+    """One position's next-draw outcomes (exact) and the counts behind them."""
+
+    labels: tuple[str, ...]
+    probabilities: tuple[Fraction, ...]
+    busted: tuple[bool, ...]
+    p_bust: Fraction | None
+    description: str
+
+
+def lesson_next_card(position: LessonPosition) -> NextCardFacts:
+    outcomes = position.solver.next_outcomes(position.state)
+    return NextCardFacts(
+        labels=tuple(o.label for o in outcomes),
+        probabilities=tuple(Fraction(o.probability) for o in outcomes),
+        busted=tuple(o.busted for o in outcomes),
+        p_bust=None if not outcomes else Fraction(position.solver.p_bust_next(position.state)),
+        description=position.model.describe(position.state),
+    )
+
+
+def bust_path(game: str, cards: Sequence[str], variant: Variant | None = None
+              ) -> list[tuple[str, Fraction | None]]:
+    """``p_bust_next`` before each card of ``cards`` is drawn and after the last one."""
+    points: list[tuple[str, Fraction | None]] = []
+    for k in range(len(cards) + 1):
+        pos = lesson_position(game, " ".join(cards[:k]), variant)
+        p = pos.solver.p_bust_next(pos.state)
+        points.append((" ".join(cards[:k]) or "start", None if p is None else Fraction(p)))
+    return points
+
+
+def next_card_figure(facts: NextCardFacts | None, title: str = "The next card") -> go.Figure:
+    """Bars: the probability of each outcome of one more draw; bust outcomes in vermillion."""
+    labels = list(facts.labels) if facts else []
+    probs = list(facts.probabilities) if facts else []
+    colours = [BUST_COLOUR if b else GAIN_COLOUR for b in (facts.busted if facts else ())]
+    fig = go.Figure(go.Bar(
+        x=labels, y=[float(p) for p in probs], marker={"color": colours},
+        text=[short_fraction(p) for p in probs], textposition="outside", cliponaxis=False,
+        customdata=[probability_text(p) for p in probs],
+        hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw",
+    ))
+    fig.update_layout(**lesson_layout(title, yaxis={"title": "probability", "rangemode": "tozero"},
+                                xaxis={"title": "outcome of one more draw", "type": "category"}))
+    return fig
+
+
+def bust_path_figure(points: Sequence[tuple[str, Fraction | None]]) -> go.Figure:
+    """A line: P(next draw busts) before each card of the turn."""
+    xs = [str(i) for i in range(len(points))]
+    ys = [None if p is None else float(p) for _, p in points]
+    text = ["turn over" if p is None else short_fraction(p) for _, p in points]
+    fig = go.Figure(go.Scatter(
+        x=xs, y=ys, mode="lines+markers+text", text=text, textposition="top center",
+        line={"color": BUST_COLOUR, "width": 3}, name="P(bust next)",
+        customdata=[label for label, _ in points],
+        hovertemplate="after: %{customdata}<br>P(bust next) %{text}<extra></extra>",
+    ))
+    fig.update_layout(**lesson_layout("Bust risk as cards leave the deck",
+                                xaxis={"title": "cards drawn this turn"},
+                                yaxis={"title": "P(next draw busts)", "rangemode": "tozero"}))
+    return fig
+
+
+class NextCardLesson(widgets.VBox):
+    """Lesson 1: type or draw cards; the next-card chart and the bust-risk line follow."""
+
+    def __init__(self, game: str | None = None, drawn: str = "", *, seed: int = 1,
+                 games: Iterable[str] | None = None) -> None:
+        """``game``: the game shown first (default: the first offered); ``games``: the games the
+        dropdown offers, in order (default: every registered game whose turn draws cards)."""
+        self.rng = random.Random(seed)
+        choices = game_choices(games, draws_cards)
+        self.game = widgets.Dropdown(options=choices, value=pick(game, choices),
+                                     description="Game:")
+        self.drawn = widgets.Text(continuous_update=False, value=drawn, description="Cards drawn:",
+                                  placeholder="e.g. 5h 9s",
+                                  style={"description_width": "initial"})
+        self.draw_button = widgets.Button(description="Draw a random card",
+                                          tooltip="Draw one card from what is left (seeded)")
+        self.reset_button = widgets.Button(description="Empty the turn")
+        self.message = widgets.HTML()
+        self.counts = widgets.HTML()
+        self.counts.add_class("pushluck-lesson-counts")
+        self.outcome_fig = as_widget(next_card_figure(None), "next_card")
+        self.path_fig = as_widget(bust_path_figure([]), "bust_risk")
+        self.question = CheckAnswer("What is the probability that the next draw busts?")
+        self.draw_button.on_click(lambda _: self.draw_random())
+        self.reset_button.on_click(lambda _: self.set_drawn(""))
+        self.drawn.observe(lambda _: self.refresh(), "value")
+        self.game.observe(lambda _: self.set_drawn(""), "value")
+        super().__init__([
+            widgets.HBox([self.game, self.drawn]),
+            widgets.HBox([self.draw_button, self.reset_button]), self.message, self.counts,
+            widgets.HBox([self.outcome_fig, self.path_fig]), self.question,
+        ])
+        self.add_class("pushluck-lesson")
+        self.refresh()
+        sync_widget_state(*figures_of(self))
+
+    def set_drawn(self, text: str) -> None:
+        if self.drawn.value == text:
+            self.refresh()
+        else:
+            self.drawn.value = text  # the observer refreshes
+
+    def draw_random(self) -> None:
+        try:
+            pos = lesson_position(self.game.value, self.drawn.value)
+        except BAD_INPUT as exc:
+            self.message.value = message_html(str(exc), error=True)
+            return
+        if DRAW not in pos.model.actions(pos.state):
+            self.message.value = message_html("This turn is over: empty the turn to start again.")
+            return
+        codes = remaining_cards(self.game.value, self.drawn.value)
+        if not codes:
+            self.message.value = message_html("No cards are left to draw.")
+            return
+        card = self.rng.choice(codes)
+        trial = f"{self.drawn.value} {card}".strip()
+        try:
+            lesson_position(self.game.value, trial)
+        except BAD_INPUT as exc:  # the card ended the turn: say so, keep the position
+            self.message.value = message_html(f"You drew {card}: {exc}")
+            return
+        self.set_drawn(trial)
+
+    def refresh(self) -> None:
+        try:
+            pos = lesson_position(self.game.value, self.drawn.value)
+            facts = lesson_next_card(pos)
+            cards = self.drawn.value.split()
+            points = bust_path(self.game.value, cards)
+        except BAD_INPUT as exc:
+            self.message.value = message_html(str(exc), error=True)
+            return
+        self.message.value = message_html(f"Position: {facts.description}.")
+        replace_figure(self.outcome_fig, next_card_figure(facts, f"The next card: {pos.title}"))
+        replace_figure(self.path_fig, bust_path_figure(points))
+        rows = "".join(
+            f"<tr><td>{escape(label)}</td><td>{escape(probability_text(p))}</td>"
+            f"<td>{'bust' if b else ''}</td></tr>"
+            for label, p, b in zip(facts.labels, facts.probabilities, facts.busted, strict=True)
+        )
+        total = probability_text(facts.p_bust) if facts.p_bust is not None else "n/a"
+        exact = fraction_text(facts.p_bust, missing="")
+        self.counts.value = (
+            f"<p>P(next draw busts) = <b data-exact='{exact}' "
+            f"class='pushluck-lesson-pbust'>{escape(total)}</b></p>"
+            f"<details><summary>Every outcome as a fraction</summary><table>{rows}</table>"
+            "</details>"
+        )
+        self.question.set_answer(facts.p_bust)

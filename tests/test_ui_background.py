@@ -1,0 +1,59 @@
+"""ui.background.LatestOnly: a newer request supersedes an older one; results arrive once."""
+
+from __future__ import annotations
+
+import threading
+
+from pushluck_teach.ui.background import LatestOnly
+
+
+def test_only_the_latest_request_is_delivered() -> None:
+    task: LatestOnly[str] = LatestOnly("test-latest")
+    release_first = threading.Event()
+    delivered: list[str] = []
+    done = threading.Event()
+
+    def record(future) -> None:
+        delivered.append(future.result())
+        done.set()
+
+    task.supersede()
+    task.submit(lambda: (release_first.wait(5), "first")[1], record)
+    task.supersede()
+    task.submit(lambda: "second", record)  # queued behind the first, which is still running
+    release_first.set()
+    task.wait(5)
+    assert done.wait(5)
+    task.close()
+    assert delivered == ["second"]
+
+
+def test_superseding_without_a_new_request_drops_the_running_result() -> None:
+    task: LatestOnly[int] = LatestOnly("test-latest")
+    release = threading.Event()
+    delivered: list[int] = []
+    task.submit(lambda: (release.wait(5), 1)[1], lambda f: delivered.append(f.result()))
+    generation = task.supersede()  # e.g. the widget was cleared
+    release.set()
+    task.wait(5)
+    task.close()
+    assert delivered == [] and task.is_latest(generation)
+
+
+def test_an_error_reaches_the_callback_of_the_latest_request() -> None:
+    task: LatestOnly[int] = LatestOnly("test-latest")
+    errors: list[str] = []
+    got = threading.Event()
+
+    def fail() -> int:
+        raise ValueError("no solution here")
+
+    def record(future) -> None:
+        errors.append(str(future.exception()))
+        got.set()
+
+    task.submit(fail, record)
+    task.wait(5)
+    assert got.wait(5)
+    task.close()
+    assert errors == ["no solution here"]
