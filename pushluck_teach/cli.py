@@ -14,10 +14,19 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from pushluck_teach.cards import CardError
-from pushluck_teach.games.base import Flag, GameSpec, Report, RulesError, all_games, get_game
+from pushluck_teach.games.base import (
+    Flag,
+    GameSpec,
+    Report,
+    RulesError,
+    Variant,
+    all_games,
+    get_game,
+)
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -92,9 +101,33 @@ def flag_values(spec_flags: Sequence[Flag], all_flags: Iterable[str], spec: Game
     return values
 
 
+def variant_from_args(spec: GameSpec, options: Sequence[str],
+                      args: argparse.Namespace) -> Variant:
+    """The variant the command line describes: ``--rules FILE`` (a rule file, for games that
+    read them) with the ``--option``s on top."""
+    path = getattr(args, "rules", None)
+    if path is None:
+        return spec.variant(options)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read --rules {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"--rules {path} is not UTF-8 text") from None
+    return spec.variant(options, rules=text)
+
+
+def add_rules_flag(parser: argparse.ArgumentParser, specs: Sequence[GameSpec]) -> None:
+    """``--rules FILE`` where some game reads rule files."""
+    readers = [spec.name for spec in specs if spec.variant_from_text is not None]
+    if readers:
+        parser.add_argument("--rules", metavar="FILE",
+                            help=f"a rule file (JSON) defining the variant ({', '.join(readers)})")
+
+
 def odds_command(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
-    variant = spec.variant(args.option or [])
+    variant = variant_from_args(spec, args.option or [], args)
     position = flag_values(spec.position_flags, args.flag_names, spec, args)
     if spec.odds is not None:
         return print_report(spec.odds(variant, position), args)
@@ -140,7 +173,7 @@ def solve_command(args: argparse.Namespace) -> int:
             if key.strip() == "target" and value.strip() != str(args.target):
                 raise CliError(f"--target {args.target} contradicts --option {item}")
         options.append(f"target={args.target}")
-    variant = spec.variant(options)
+    variant = variant_from_args(spec, options, args)
     if not spec.min_players <= args.players <= spec.max_players:
         raise CliError(f"{spec.name} takes {spec.min_players}-{spec.max_players} players, "
                        f"not {args.players}")
@@ -179,7 +212,7 @@ def game_command(args: argparse.Namespace) -> int:
                                                         for c in s.commands)]
         raise CliError(f"{args.command} does not apply to {spec.name} "
                        f"(games: {', '.join(offering)})")
-    variant = spec.variant(args.option or [])
+    variant = variant_from_args(spec, args.option or [], args)
     values = flag_values(command.flags, args.flag_names, spec, args)
     return print_report(command.run(variant, values), args)
 
@@ -202,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     position = game_flags(specs, lambda spec: spec.position_flags)
     add_flags(odds, position)
     odds.set_defaults(flag_names=tuple(position))
+    add_rules_flag(odds, specs)
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
@@ -215,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
                        help="one per player, in seat order: win-optimal (or optimal), "
                             "hold:20, threshold:30, keep-pace, turn-optimal, ...")
+    add_rules_flag(solve, specs)
     solve.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     solve.add_argument("--exact", action="store_true",
                        help="add exact fractions (small targets only)")
@@ -232,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
         flags = game_flags(offering, lambda spec, name=name: next(
             c.flags for c in spec.commands if c.name == name))
         add_flags(sub_parser, flags)
+        add_rules_flag(sub_parser, offering)
         sub_parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                                 help="a rule option")
         sub_parser.add_argument("--exact", action="store_true", help="add exact fractions")

@@ -1,7 +1,8 @@
-r"""High-Stakes Hit List (seed 001, RULES.md "High-Stakes Hit List"): blackjack with a body count.
+r"""High-Stakes Hit List (seed 001; docs/rules.md, "High-Stakes Hit List"): blackjack with a
+body count.
 
-Rules as played here (RULES.md wins over the sheet; where both are silent the table reading is
-stated and marked *table reading*):
+Rules as played here (docs/rules.md wins over the sheet; where both are silent the table
+reading is stated and marked *table reading*):
 
 * One 52-card deck (104 with ``long_haul``), shuffled once and never reshuffled; 1-3 players.
   2-10 are worth their rank, J Q K are security threats worth 0, an ace is worth 1 or 11.
@@ -60,7 +61,7 @@ J Q K: suits and the face's rank never matter to one job; 10 and the faces diffe
 Everything else about the job is a function of ``d`` and the model's deck ``d0`` before the job's
 first card: the number of cards in the job is ``|d0| - |d|``, a face is in the job when
 ``d[F] < d0[F]``, an ace when ``d[A] < d0[A]``.  Drawing from ``("job", d, t)`` gives class ``c``
-with weight ``d[c]`` (exact probability ``d[c] / |d|``).  The objective (RULES.md) is the job's
+with weight ``d[c]`` (exact probability ``d[c] / |d|``).  The objective (docs/rules.md) is the job's
 value ``v`` when executed (``v + 15`` with ``silent_assassin`` at ``v = 21``) and -10 when
 botched.  A job state whose deck is empty and whose value may not be executed is terminal with
 value 0 (the deck ran out: neither hit nor botch); with an empty deck and a legal execution,
@@ -180,7 +181,7 @@ def soft_value(hard: int, has_ace: bool) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class HitListVariant(Variant):
-    """Every option of RULES.md for High-Stakes Hit List (all off by default)."""
+    """Every option of docs/rules.md for High-Stakes Hit List (all off by default)."""
 
     game = GAME
     soft_aces: bool = False

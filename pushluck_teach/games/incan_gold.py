@@ -1,4 +1,4 @@
-r"""Incan Gold with a standard deck (RULES.md, "Incan Gold"; seed 004).
+r"""Incan Gold with a standard deck (docs/rules.md, "Incan Gold (standard deck)"; seed 004).
 
 Cards.  13 **traps** ♠A-K; 16 **treasures**, both jokers and ♦♥ A 3 5 7 9 J K, worth A 1,
 3 5 7 9 their rank, J 11, K 13, joker 15 gems (128 gems in all); 5 **artifacts** ♥4 6 8 10 Q
@@ -16,11 +16,11 @@ a lone leaver also takes every artifact on the path.  Nobody inside: the round e
 artifacts leave the game after the round, taken or not.  After the last round the highest banked
 gems plus artifact values wins.
 
-Choices where RULES.md and the sheet are silent (options where a table could differ):
+Choices where docs/rules.md and the sheet are silent (options where a table could differ):
 
 * ``rounds`` (5, any of 1-5; there are only 5 artifacts);
-* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (RULES.md); off, every
-  trap stays for the whole game;
+* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (docs/rules.md);
+  off, every trap stays for the whole game;
 * ``tie_break`` ("shared"): players tied for the highest total share the win; "artifacts": the
   tied player with the most artifact cards wins (the original Incan Gold rule), a further tie
   is shared;
@@ -36,7 +36,7 @@ Choices where RULES.md and the sheet are silent (options where a table could dif
   include two neighbours (the largest set of pairwise non-adjacent positions has 6); the 7th
   trap flipped in a round must spring.  Only hand-made positions can empty the deck.
 
-Turn objective (solo explorer, RULES.md): gems banked this round plus artifacts taken.
+Turn objective (solo explorer, docs/rules.md): gems banked this round plus artifacts taken.
 
 Turn model.  One round for a single explorer as an exact MDP.  Nothing else matters to the
 future than *which* cards are still in the deck and what leaving now would bank, so a state is

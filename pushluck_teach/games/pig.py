@@ -1,6 +1,6 @@
 r"""Pig: the dice game of probability classes, solved exactly by Neller and Presser (2004).
 
-Rules (RULES.md, "Pig"): on your turn roll a die with ``die_sides`` faces as often as you like;
+Rules (docs/rules.md, "Pig"): on your turn roll a die with ``die_sides`` faces as often as you like;
 a 1 loses the turn total and ends the turn, any other face adds to it; hold to bank the turn
 total.  The first player whose score reaches ``target`` on holding wins at once.  A turn starts
 with a roll: holding needs at least one roll (holding with nothing banks nothing and only passes

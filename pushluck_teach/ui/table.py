@@ -697,7 +697,7 @@ class GameTable(widgets.VBox):
                                   + "</div>")
 
     def _render_cards(self, engine: Engine, view: Any) -> None:
-        if self.spec.draws == DICE:
+        if self.spec.draws_for(engine.variant) == DICE:
             html = dice_row_html(view.turn_dice)
         else:
             html = cards_row_html(view.turn_cards)

@@ -79,11 +79,6 @@ def solver_modules() -> dict[str, str]:
 def __getattr__(name: str) -> Any:
     if name == "SOLVER_MODULES":  # the old name of solver_modules(), read-only
         return solver_modules()
-    if name == "win_chance_task":
-        # TRANSITIONAL (issue 7): the gauge adapter moved to pushluck_teach.sim.gauge; this old
-        # name serves ui/gauge.py until it imports the new one, then it goes.  Looked up by name
-        # so that solve/ does not import sim/.
-        return importlib.import_module("pushluck_teach.sim.gauge").win_chance_task
     raise AttributeError(name)
 
 

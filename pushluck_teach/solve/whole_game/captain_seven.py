@@ -1,6 +1,6 @@
 r"""Captain Seven's Doubloons as a whole game: the chance of winning and the best stash rule.
 
-**One turn, exactly** (RULES.md; every turn starts from the full 54-card deck).  Write a card
+**One turn, exactly** (docs/rules.md; every turn starts from the full 54-card deck).  Write a card
 class by its value: the non-catching values ``1 2 3 4 5 6 8 9`` (4 cards each), the tens
 (10 J Q K, 16 cards), and the *catchers* (four 7s, two jokers).  After the first card a 7 or a
 joker catches you, and so does any card that makes the turn total end in 7.
