@@ -9,11 +9,11 @@ import random
 import pytest
 
 from pushluck_teach.cli import POSITION_FLAGS
-from pushluck_teach.games import all_games
+from pushluck_teach.games import turn_games
 from pushluck_teach.games.base import DRAW, GameSpec
 from pushluck_teach.solve.turn import TurnSolver
 
-GAMES = all_games()
+GAMES = turn_games()
 FLAG_KWARGS = {flag: name for name, flag in POSITION_FLAGS.items()}
 
 

@@ -244,16 +244,34 @@ class TurnRecord:
 
 
 @dataclass(frozen=True)
+class CardFace:
+    """How a table draws one card of any game: its code, the text a screen reader says
+    (``"red 4"``), and its suit as a palette index and a name."""
+
+    code: str
+    label: str
+    suit: int
+    suit_name: str
+
+
+@dataclass(frozen=True)
 class CardZone:
     """One place cards lie on a card-play table (a hand, an expedition, a discard pile...):
     ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in
-    order (any game's notation); ``hidden`` zones show only their size."""
+    order (any game's notation, a pile's top last) and ``faces`` the same cards to draw;
+    ``hidden`` zones list no cards and show only their size, ``count``."""
 
     key: str
     label: str
     owner: int | None
     cards: tuple[str, ...]
     hidden: bool = False
+    count: int | None = None
+    faces: tuple[CardFace, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return len(self.cards) if self.count is None else self.count
 
 
 @dataclass(frozen=True)

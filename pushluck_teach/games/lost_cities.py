@@ -72,13 +72,19 @@ from fractions import Fraction
 from typing import Any
 
 from pushluck_teach.games.base import (
+    CardFace,
+    CardZone,
     Engine,
+    Flag,
+    GameCommand,
+    GameSpec,
     IllegalActionError,
     OptionError,
     PositionError,
     RulesError,
     TableView,
     Variant,
+    register,
 )
 
 GAME = "lost-cities"
@@ -355,62 +361,15 @@ class LostCitiesVariant(Variant):
 # The view a card-play table shows
 
 
-@dataclass(frozen=True)
-class CardFace:
-    """How a table draws one card: its code, a text label for screen readers and captions,
-    and its suit (an index for the palette, and a name)."""
-
-    code: str
-    label: str
-    suit: int
-    suit_name: str
-
-
-@dataclass(frozen=True)
-class CardZone:
-    """One place on the table: a hand, an expedition, a discard pile or the deck.
-
-    ``cards`` are card codes in order (a pile's top last) and ``faces`` the same cards to draw;
-    a hidden zone lists no cards but still ``count`` s them.  ``key`` is stable (``hand:0``,
-    ``expedition:1:R``, ``discard:R``, ``deck``); ``kind`` is the part before the first colon;
-    ``colour`` is the zone's colour code, if it has one.
-    """
-
-    key: str
-    label: str
-    owner: int | None
-    cards: tuple[str, ...]
-    count: int
-    hidden: bool = False
-    colour: str | None = None
-    faces: tuple[CardFace, ...] = ()
-
-    @property
-    def kind(self) -> str:
-        return self.key.split(":", 1)[0]
-
-
 def card_face(card: LCCard) -> CardFace:
     return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour])
 
 
 def _zone(key: str, label: str, owner: int | None, cards: Sequence[LCCard], *,
-          hidden: bool = False, colour: str | None = None) -> CardZone:
+          hidden: bool = False) -> CardZone:
     shown = () if hidden else tuple(cards)
-    return CardZone(key, label, owner, tuple(c.code for c in shown), len(cards), hidden, colour,
+    return CardZone(key, label, owner, tuple(c.code for c in shown), hidden, len(cards),
                     tuple(card_face(c) for c in shown))
-
-
-@dataclass(frozen=True)
-class ZonedTableView(TableView):
-    """A :class:`TableView` with the table's card zones, for games played with visible cards.
-
-    ``viewer`` is the player whose hand is shown (``None``: no hand shown).
-    """
-
-    zones: tuple[CardZone, ...] = ()
-    viewer: int | None = None
-    phase: str = ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -667,7 +626,7 @@ class LostCitiesEngine(Engine):
                 f"Take the top {COLOUR_NAMES.get(what, what)} discard"
         return f"{'Play' if verb == PLAY else 'Discard'} {what}"
 
-    def view(self, viewer: int | None = -1) -> ZonedTableView:
+    def view(self, viewer: int | None = -1) -> TableView:
         """What the table shows; ``viewer`` is whose hand is face up (default: the player to
         move; ``None``: nobody's, as on a hot-seat table between turns)."""
         shown = self._player if viewer == -1 else viewer
@@ -679,10 +638,10 @@ class LostCitiesEngine(Engine):
             for i, colour in enumerate(COLOURS):
                 zones.append(_zone(f"expedition:{p}:{colour}",
                                    f"Player {p + 1}'s {COLOUR_NAMES[colour]} expedition", p,
-                                   self._expeditions[p][i], colour=colour))
+                                   self._expeditions[p][i]))
         for i, colour in enumerate(COLOURS):
             zones.append(_zone(f"discard:{colour}", f"{COLOUR_NAMES[colour]} discard pile",
-                               None, self._discards[i], colour=colour))
+                               None, self._discards[i]))
         zones.append(_zone(DECK, "deck", None, self._deck, hidden=True))
         match_lines = tuple(
             (f"this match: {self.match_score(p)}",) for p in range(2))
@@ -691,7 +650,7 @@ class LostCitiesEngine(Engine):
             winners = self.winners()
             finished = ("A tie" if len(winners) == 2 else f"Player {winners[0] + 1} wins") + \
                 f" {self._scores[0]} to {self._scores[1]}."
-        return ZonedTableView(
+        return TableView(
             scores=self.scores(),
             current_player=self._player,
             turn_lines=(f"{'Play or discard a card' if self._phase == PLAY else 'Draw a card'}",),
@@ -701,8 +660,6 @@ class LostCitiesEngine(Engine):
             round_text=f"Match {self.match_number + 1} of {self.variant.matches}",
             finished_text=finished,
             zones=tuple(zones),
-            viewer=shown,
-            phase=self.phase,
         )
 
     def analysis_subjects(self) -> tuple[tuple[str, str], ...]:
@@ -764,7 +721,7 @@ class HotSeat:
             self.revealed = False
         return out
 
-    def view(self) -> ZonedTableView:
+    def view(self) -> TableView:
         return self.engine.view(self.engine.current_player if self.revealed else None)
 
 
@@ -1218,3 +1175,47 @@ def odds_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionOdd
 def score_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionScore:
     """``pushluck score lost-cities "H H 4 5 6 7 8 10"``: the expedition's score."""
     return score_expedition(flags.get("expedition") or "")
+
+
+def _no_turn_model(variant: Variant, **flags: Any) -> Any:
+    raise PositionError("lost-cities has no draw/stop turn: its odds are per expedition")
+
+
+def _bot_factory(name: str) -> Any:
+    def make() -> Any:
+        from pushluck_teach.games import lost_cities_bots  # the bots build on this module
+
+        return lost_cities_bots.make_bot(name, 0)
+    return make
+
+
+ODDS_FLAGS = (
+    Flag("colour", "the expedition's colour: Y B W G R", parse_colour, "C"),
+    Flag("hand", "your cards (R4 GH B10 ...)", str, "CARDS"),
+    Flag("expedition", "your expedition of that colour, in the order played", str, "CARDS"),
+    Flag("seen", "every other face-up card of that colour (both sides, discard piles)", str,
+         "CARDS"),
+    Flag("deck_left", "cards left in the deck", int, "N"),
+    Flag("phase", "play (start of your turn, default) or draw (after your play)", str, "PHASE"),
+)
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Lost Cities",
+    variant_cls=LostCitiesVariant,
+    engine_cls=LostCitiesEngine,
+    position=_no_turn_model,
+    min_players=2,
+    max_players=2,
+    presets={"standard": LostCitiesVariant(), "one match": LostCitiesVariant(matches=1)},
+    blurb="Two players open expeditions: each is a bet of 20 points against the deck's clock.",
+    position_flags=ODDS_FLAGS,
+    odds=odds_from_flags,
+    commands=(GameCommand(
+        "score", "score an expedition (Lost Cities): cards in the order played",
+        (Flag("expedition", "the expedition's cards, e.g. \"H H 4 5 6 7 8 10\"", str,
+              "EXPEDITION", positional=True),),
+        score_from_flags),),
+    bots={name: _bot_factory(name) for name in ("simple", "odds", "search")},
+    example={"colour": "R", "hand": "RH R3 R5 R8 B2 G4 W7 Y9", "deck_left": "30"},
+))
