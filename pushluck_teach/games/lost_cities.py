@@ -165,7 +165,7 @@ def full_deck() -> tuple[LCCard, ...]:
 def _parse_rank(text: str, token: str) -> int:
     if text.upper() == "H":
         return HANDSHAKE
-    if text.isdigit() and int(text) in NUMBERS:
+    if text.isascii() and text.isdigit() and int(text) in NUMBERS:
         return int(text)
     raise PositionError(f"bad card {token!r}: a rank is H (handshake) or 2-10")
 
@@ -1163,7 +1163,7 @@ def odds_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionOdd
             raise PositionError(f"lost-cities odds needs {flag}")
     deck_left = flags["deck_left"]
     if isinstance(deck_left, str):
-        if not deck_left.strip().isdigit():
+        if not (deck_left.strip().isascii() and deck_left.strip().isdigit()):
             raise PositionError(f"bad deck count {deck_left!r}: a whole number")
         deck_left = int(deck_left)
     return expedition_odds(flags["colour"], hand=flags.get("hand") or "",
