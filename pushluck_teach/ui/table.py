@@ -779,6 +779,12 @@ class GameTable(widgets.VBox):
         return cli_line_html(self.spec.name, dict(engine.position_flags()), options)
 
 
-def play(game: str = "pig", **kwargs: Any) -> GameTable:
-    """A table for ``game`` (one human seat against the optimal-turn bot by default)."""
+def play(game: str = "pig", **kwargs: Any) -> widgets.VBox:
+    """A table for ``game``: a :class:`GameTable` (one human seat against the optimal-turn bot by
+    default), or for a game without a draw/stop turn a
+    :class:`~pushluck_teach.ui.card_table.CardTable` (one human against the game's bot)."""
+    if not get_game(game).has_turn_model:
+        from pushluck_teach.ui.card_table import CardTable  # it builds on this module
+
+        return CardTable(game, **kwargs)
     return GameTable(game, **kwargs)
