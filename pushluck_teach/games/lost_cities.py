@@ -1019,7 +1019,15 @@ class ExpeditionOdds:
             f"Chance each missing {name} card ends on your expedition", "card", "probability",
             tuple(m.card.code for m in self.missing), tuple(m.p_played for m in self.missing),
             tuple(f"{float(m.p_played):.1%}" for m in self.missing))
-        return scores, cards
+        if self.extra_handshake is None:
+            return scores, cards
+        extra = self.extra_handshake
+        handshake = ChartBars(
+            f"The same with one more handshake (mean {_fmt(extra.mean)})", "final score",
+            "probability", tuple(str(s) for s, _ in extra.probabilities),
+            tuple(p for _, p in extra.probabilities),
+            tuple(f"{float(p):.1%}" for _, p in extra.probabilities))
+        return scores, cards, handshake
 
     def as_json(self, exact: bool = False) -> dict[str, Any]:
         def num(x: Fraction) -> Any:

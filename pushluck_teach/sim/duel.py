@@ -104,14 +104,22 @@ class DuelResult:
 
     def matches_to_tell_apart(self, z: float = 1.96) -> int | None:
         """Independent matches (not mirrored) needed before a mean edge as large as this one is
-        ``z`` standard errors from 0: ``(z sd / mean)^2`` rounded up (``None`` without an
-        edge)."""
+        ``z`` standard errors from 0 (``None`` without an edge): :func:`matches_needed`."""
         if self.mean_difference <= 0:
             return None
-        return math.ceil((z * self.match_sd / self.mean_difference) ** 2)
+        return matches_needed(self.mean_difference, self.match_sd, z)
 
     def merged(self, other: DuelResult) -> DuelResult:
         return DuelResult(self.a, self.b, self.differences + other.differences)
+
+
+def matches_needed(edge: float, sd: float, z: float = 1.96) -> int:
+    """Matches before a mean edge of ``edge`` points a match is ``z`` standard errors from 0
+    when one match's difference has standard deviation ``sd``: ``n`` with
+    ``edge = z sd / sqrt(n)``, i.e. ``ceil((z sd / edge)^2)``."""
+    if edge <= 0 or sd < 0:
+        raise ValueError("an edge must be positive and a standard deviation not negative")
+    return max(1, math.ceil((z * sd / edge) ** 2))
 
 
 def duel(spec: GameSpec, variant: Variant, make_a: BotFactory, make_b: BotFactory, pairs: int,
