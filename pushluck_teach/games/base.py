@@ -219,6 +219,12 @@ class TurnModel(ABC, Generic[State]):
         """
         return False
 
+    def estimated_states(self, state: State) -> int | None:
+        """About how many states solving from ``state`` visits, where the model can tell at
+        once (``None``: unknown).  Solvers refuse up front a position whose estimate exceeds
+        their state budget (issue 9), instead of starting a wait of minutes."""
+        return None
+
     def describe(self, state: State) -> str:
         """A short human description of a state."""
         return repr(state)

@@ -391,6 +391,8 @@ class CaptainSevenTurnModel(TurnModel[int]):
                 if left:
                     out.append((left, state + step))
             return out
+        if state & STARTED and relic == RELIC_ACE:
+            return self._draw_with_ace(state, total)
         jack = relic == RELIC_JACK
         queen = relic == RELIC_QUEEN
         base = state & ~_LAST_BITS
@@ -417,6 +419,34 @@ class CaptainSevenTurnModel(TurnModel[int]):
                 if jack or (queen and value):
                     nxt |= HAS_LAST | (value << _LAST_SHIFT)
                 out.append((left, nxt))
+        out.extend((w, terminal) for terminal, w in lost.items())
+        return out
+
+    def _draw_with_ace(self, state: int, total: int) -> list[tuple[int, int]]:
+        """The general draw below, specialised to an unspent ace after the first card (its
+        hot path: about a million states from the turn start).  Same outcomes in the same
+        order: the safe classes in class order, then the caught terminals in the order the
+        general loop meets them (the class ending the total in 7, the 7s, the jokers), each
+        saving a third of the lost total."""
+        steps, bad = _SAFE_STEPS[total % 10]
+        out: list[tuple[int, int]] = []
+        for shift, mask, cap, step in steps:
+            left = cap - ((state >> shift) & mask)
+            if left:
+                out.append((left, state + step))
+        lost: dict[int, int] = {}
+        if bad is not None:
+            left = CLASS_CAPS[bad] - ((state >> _SHIFTS[bad]) & _MASKS[bad])
+            if left:
+                lost[caught((total + CLASS_VALUES[bad]) // 3)] = left
+        sevens = 4 - ((state >> _SHIFTS[SEVEN]) & 7)
+        if sevens:
+            terminal = caught((total + 7) // 3)
+            lost[terminal] = lost.get(terminal, 0) + sevens
+        jokers = 2 - ((state >> _SHIFTS[JOKER_CLASS]) & 3)
+        if jokers:
+            terminal = caught(total // 3)
+            lost[terminal] = lost.get(terminal, 0) + jokers
         out.extend((w, terminal) for terminal, w in lost.items())
         return out
 
@@ -457,6 +487,46 @@ class CaptainSevenTurnModel(TurnModel[int]):
         n = others + catchers
         return (pool <= (catchers - 1) * (total - 10)
                 and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
+
+    def estimated_states(self, state: int) -> int | None:
+        """About how many states a solve from ``state`` visits (for a refusal up front).
+
+        Drawing is worthwhile only while the proved stopping rule of the state's relic
+        (:meth:`stop_is_optimal`) fails, i.e. while the value ``d`` drawn from here on stays
+        below ``d*`` (no relic: ``(pool − c·t)/(c+1)``; ace: ``(3·pool + 7·c₇ − 2·c·t)/(2c+3)``;
+        queen: ``(2·pool − c·t)/(c+2)``; jack: the whole pool).  The solver's states are then
+        about the sub-multisets of the non-catching cards left with value sum ``≤ d* + 10``,
+        counted exactly by a small dynamic programme, times a factor calibrated on measured
+        solves (issue 9: 3.3 from the turn start; after the first card 8.4 without a relic,
+        6 with the ace, 5.2 with the queen, 0.7 with the jack).  Within a factor of about 3.
+        """
+        if state < 0:
+            return 0
+        left = self.deck_counts(state)
+        total = state >> _TOTAL_SHIFT
+        pool = sum(CLASS_VALUES[c] * left[c] for c in range(SEVEN))
+        catchers = left[SEVEN] + left[JOKER_CLASS]
+        relic = (state >> _RELIC_SHIFT) & 3
+        if relic == RELIC_NONE:
+            reach = (pool - catchers * total) / (catchers + 1)
+        elif relic == RELIC_ACE:
+            reach = (3 * pool + 7 * left[SEVEN] - 2 * catchers * total) / (2 * catchers + 3)
+        elif relic == RELIC_QUEEN:
+            reach = (2 * pool - catchers * total) / (catchers + 2)
+        else:
+            reach = pool
+        limit = max(0, int(reach) + 10)
+        ways = [1] + [0] * limit  # ways[s]: sub-multisets with value sum s
+        for cls in range(SEVEN):
+            value, count = CLASS_VALUES[cls], left[cls]
+            new = [0] * (limit + 1)
+            for base, w in enumerate(ways):
+                if w:
+                    for k in range(min(count, (limit - base) // value) + 1):
+                        new[base + k * value] += w
+            ways = new
+        factor = (8.4, 6.0, 0.7, 5.2)[relic] if state & STARTED else 3.3
+        return int(factor * sum(ways))
 
     # ---- descriptions ---------------------------------------------------------------------
     def deck_counts(self, state: int) -> tuple[int, ...]:

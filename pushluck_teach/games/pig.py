@@ -110,6 +110,15 @@ class PigTurnModel(TurnModel[PigState]):
         """Proved in the module docstring: holding is optimal once ``t ≥ S``."""
         return state[1] >= self.variant.hold_threshold
 
+    def estimated_states(self, state: PigState) -> int | None:
+        """The solve's work in states-with-one-outcome: every total from ``state`` to the hold
+        threshold ``S`` (and a die's reach beyond it) expands ``die_sides`` outcomes."""
+        if state[0] == "end":
+            return 0
+        sides = self.variant.die_sides
+        totals = max(0, self.variant.hold_threshold - state[1]) + sides
+        return totals * sides
+
     def describe(self, state: PigState) -> str:
         if state[0] == "end":
             return "rolled a 1: turn lost" if state[2] else f"held {state[1]}"

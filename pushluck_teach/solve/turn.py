@@ -15,6 +15,14 @@ Because every turn draws from a finite deck (or, for Pig, stops at a proved thre
 recursion reaches terminal states, and memoising ``V`` makes each state cost one evaluation.
 The solver prefers ``stop`` on a tie, then the model's action order.
 
+No Python recursion limit (issue 9): the recursion nests at most ``_MAX_DEPTH`` states, and a
+deeper turn (Pig with 200 die sides) continues on an explicit stack, in the same arithmetic
+order, so the numbers are those of the plain recursion.  A solver works within a state budget
+(``max_states``, default :data:`DEFAULT_MAX_STATES`): a position whose model estimates more
+states (:meth:`~pushluck_teach.games.base.TurnModel.estimated_states`) is refused up front with
+:class:`TooManyStates`, naming the estimate and a way to proceed; a solve that outgrows the
+budget anyway stops there.  :func:`cached_solver` shares solvers within the same budget.
+
 Derived quantities at a decision state ``s``:
 
 * ``ev_stop`` = ``Q(s, stop)``; ``None`` where stopping is not legal;
@@ -37,11 +45,11 @@ them.  That is the only pruning, and each model proves its rule in its docstring
 
 from __future__ import annotations
 
-import sys
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
@@ -56,7 +64,23 @@ Number = float | Fraction
 Policy = Callable[[Any], str]
 
 _FLOAT_TIE = 1e-12
-_RECURSION_LIMIT = 20_000
+# About what one solved state costs on the 2-core development machine (issue 9, CPU time:
+# 3-9 µs in float mode depending on the model, 1.3-1.5x that exact); only words estimates.
+SECONDS_PER_STATE = {False: 5e-6, True: 7e-6}
+# The default state budget of a solver: 170-400 MB of memo (float to exact, by model).  Every
+# position of the app's default rules fits; a position whose model estimates more is refused
+# up front (:class:`TooManyStates`), one that turns out larger is stopped at the budget.
+DEFAULT_MAX_STATES = 1_200_000
+
+
+def estimate_seconds(states: int, exact: bool) -> float:
+    """About how long solving ``states`` states takes (an estimate to show, not a promise)."""
+    return states * SECONDS_PER_STATE[exact]
+
+
+# The recursive fast path nests at most this many states, then continues with an explicit
+# stack: far below Python's default recursion limit (1000) whatever the caller's depth.
+_MAX_DEPTH = 400
 
 
 def _to_fraction(value: Any) -> Fraction:
@@ -101,11 +125,24 @@ class PositionAnalysis:
 
 
 class TurnSolver(Generic[S]):
-    """Memoised exact solver for one turn model.  Reuse one instance for many queries."""
+    """Memoised exact solver for one turn model.  Reuse one instance for many queries.
 
-    def __init__(self, model: TurnModel[S], *, exact: bool = False) -> None:
+    The Bellman recursion is evaluated without Python recursion: an explicit depth-first stack
+    expands a state, pushes its unsolved successors, and evaluates the state once they are all
+    solved (so no legal position meets the recursion limit, however deep the turn).  The
+    transitions of a waiting state are kept on the side, so the model is asked once per state.
+
+    ``max_states`` bounds the memo (default :data:`DEFAULT_MAX_STATES`; ``None``: no bound).  A
+    position whose model estimates more states (:meth:`TurnModel.estimated_states`) is refused
+    up front with :class:`TooManyStates`, a :class:`PositionError` naming the estimate and a way
+    to proceed; a solve that turns out larger stops with it once the memo is full.
+    """
+
+    def __init__(self, model: TurnModel[S], *, exact: bool = False,
+                 max_states: int | None = DEFAULT_MAX_STATES) -> None:
         self.model = model
         self.exact = exact
+        self.max_states = max_states
         self._values: dict[S, Any] = {}
         self._best: dict[S, str] = {}
         self._bust: dict[S, Any] = {}
@@ -148,71 +185,197 @@ class TurnSolver(Generic[S]):
             self._orders[actions] = ordered
         return ordered
 
-    def _value(self, state: S) -> Any:
-        cached = self._values.get(state)
+    def _too_many(self, estimate: int | None = None) -> TooManyStates:
+        mode = "exact" if self.exact else "float"
+        if estimate is None:
+            size = f"more than {self.max_states:,} solver states"
+            seconds = f"over {estimate_seconds(self.max_states or 0, self.exact):.0f} s"
+        else:
+            size = f"about {estimate:,} solver states (the budget is {self.max_states:,})"
+            seconds = f"about {estimate_seconds(estimate, self.exact):.0f} s"
+        return TooManyStates(
+            f"this position needs {size}: {seconds} in {mode} mode and too much memory; "
+            "ask about a position later in the turn (more drawn), or solve without the budget "
+            "(TurnSolver(model, max_states=None))"
+        )
+
+    def _check_budget(self, state: S) -> None:
+        """Refuse up front a position whose model estimates more states than the budget."""
+        limit = self.max_states
+        if limit is None or state in self._values:
+            return
+        estimate = self.model.estimated_states(state)
+        if estimate is not None and estimate > limit:
+            raise self._too_many(estimate)
+
+    def _value(self, state: S, depth: int = 0) -> Any:
+        """``V(state)``: a memoised recursion of bounded depth (the fast path: CPython calls are
+        cheaper than stack bookkeeping); past ``_MAX_DEPTH`` nested states it hands the subtree
+        to :meth:`_value_stack`, so the recursion limit is never reached."""
+        values = self._values
+        cached = values.get(state)
         if cached is not None:
             return cached
+        if depth == 0:
+            self._check_budget(state)
+        elif depth >= _MAX_DEPTH:
+            return self._value_stack(state)
         model = self.model
         actions = model.actions(state)
         if not actions:
             value = self._num(model.payoff(state))
-            self._values[state] = value
+            values[state] = value
             return value
         ordered = self._ordered(actions)
-        best_action, value = ordered[0], self._q(state, ordered[0])
-        if len(ordered) > 1 and not (best_action == STOP and model.stop_is_optimal(state)):
-            greater = self._greater
-            for action in ordered[1:]:
-                q = self._q(state, action)
-                if greater(q, value):
-                    best_action, value = action, q
-        self._values[state] = value
+        if len(ordered) > 1 and not (ordered[0] == STOP and model.stop_is_optimal(state)):
+            todo = ordered
+        else:
+            todo = ordered[:1]
+        # The hot loop of every solve: Q(state, action) inlined, memo looked up before recursing.
+        exact = self.exact
+        value_of = self._value
+        deeper = depth + 1
+        best_action = None
+        value = zero = self._zero
+        for action in todo:
+            banked = model.stop_payoff(state) if action == STOP else None
+            if banked is not None:
+                q = self._num(banked)
+            else:
+                total_weight = 0
+                acc = zero
+                for weight, nxt in model.transitions(state, action):
+                    v = values.get(nxt)
+                    if v is None:
+                        v = value_of(nxt, deeper)
+                    acc += weight * v
+                    total_weight += weight
+                if total_weight <= 0:
+                    raise PositionError("a chance node with no outcomes")
+                q = acc / total_weight
+            if best_action is None or (
+                q > value if exact else q > value + _FLOAT_TIE * max(1.0, abs(q), abs(value))
+            ):
+                best_action, value = action, q
+        values[state] = value
         self._best[state] = best_action
+        limit = self.max_states
+        if limit is not None and len(values) > limit:
+            raise self._too_many()
         return value
 
-    def _q(self, state: S, action: str) -> Any:
+    def _value_stack(self, root: S) -> Any:
+        """``V(root)``: the Bellman recursion evaluated with an explicit stack (no recursion).
+
+        Arithmetic is done in exactly the order of the plain recursion (actions ``stop`` first
+        then the model's order, outcomes in the model's order), so the numbers are identical.
+        """
+        values = self._values
+        cached = values.get(root)
+        if cached is not None:
+            return cached
+        best = self._best
+        model = self.model
+        actions_of, transitions = model.actions, model.transitions
+        payoff, stop_payoff = model.payoff, model.stop_payoff
+        stop_is_optimal = model.stop_is_optimal
+        num, ordered_of, greater = self._num, self._ordered, self._greater
+        zero = self._zero
+        limit = self.max_states
+        waiting: dict[S, list[tuple[str, Any, Any]]] = {}
+        stack: list[S] = [root]
+        push = stack.append
+        while stack:
+            state = stack[-1]
+            if state in values:
+                stack.pop()
+                continue
+            moves = waiting.pop(state, None)
+            if moves is None:
+                actions = actions_of(state)
+                if not actions:
+                    values[state] = num(payoff(state))
+                    stack.pop()
+                    continue
+                ordered = ordered_of(actions)
+                if len(ordered) > 1 and not (ordered[0] == STOP and stop_is_optimal(state)):
+                    todo = ordered
+                else:
+                    todo = ordered[:1]
+                moves = []
+                depth = len(stack)
+                for action in todo:
+                    if action == STOP:
+                        banked = stop_payoff(state)
+                        if banked is not None:
+                            moves.append((action, None, num(banked)))
+                            continue
+                    pairs = transitions(state, action)
+                    moves.append((action, pairs, None))
+                    for _, nxt in pairs:
+                        if nxt not in values:
+                            push(nxt)
+                if len(stack) > depth:
+                    waiting[state] = moves
+                    continue
+            # every successor is solved: evaluate the state
+            stack.pop()
+            best_action = None
+            value = zero
+            for action, pairs, banked in moves:
+                if pairs is not None:
+                    total_weight = 0
+                    acc = zero
+                    for weight, nxt in pairs:
+                        acc += weight * values[nxt]
+                        total_weight += weight
+                    if total_weight <= 0:
+                        raise PositionError("a chance node with no outcomes")
+                    q = acc / total_weight
+                else:
+                    q = banked
+                if best_action is None or greater(q, value):
+                    best_action, value = action, q
+            values[state] = value
+            best[state] = best_action  # type: ignore[assignment]
+            if limit is not None and len(values) > limit:
+                raise self._too_many()
+        return values[root]
+
+    def _q(self, state: S, action: str, depth: int = 0) -> Any:
         if action == STOP:
             payoff = self.model.stop_payoff(state)
             if payoff is not None:
                 return self._num(payoff)
-        # The hot loop of every solve: _expect inlined, memo looked up before recursing.
+        pairs = self.model.transitions(state, action)
         values, value_of = self._values, self._value
         total_weight = 0
         acc = self._zero
-        for weight, nxt in self.model.transitions(state, action):
+        deeper = depth + 1
+        for weight, nxt in pairs:
             v = values.get(nxt)
             if v is None:
-                v = value_of(nxt)
+                v = value_of(nxt, deeper)
             acc += weight * v
             total_weight += weight
         if total_weight <= 0:
             raise PositionError("a chance node with no outcomes")
         return acc / total_weight
 
-    def _run(self, fn: Callable[[], Any]) -> Any:
-        old = sys.getrecursionlimit()
-        if old < _RECURSION_LIMIT:
-            sys.setrecursionlimit(_RECURSION_LIMIT)
-        try:
-            return fn()
-        finally:
-            if old < _RECURSION_LIMIT:
-                sys.setrecursionlimit(old)
-
     def value(self, state: S | None = None) -> Number:
         """``V(state)`` under optimal play (default: the model's start)."""
         state = self.model.start if state is None else state
-        return self._out(self._run(lambda: self._value(state)))
+        return self._out(self._value(state))
 
     def action_value(self, state: S, action: str) -> Number:
         self._check_action(state, action)
-        return self._out(self._run(lambda: self._q(state, action)))
+        return self._out(self._q(state, action))
 
     def best_action(self, state: S | None = None) -> str:
         state = self.model.start if state is None else state
         if not self.model.actions(state):
             raise PositionError("the turn is over: there is no action to choose")
-        self._run(lambda: self._value(state))
+        self._value(state)
         return self._best[state]
 
     def policy(self) -> Policy:
@@ -239,52 +402,156 @@ class TurnSolver(Generic[S]):
         if action not in self.model.actions(state):
             raise PositionError(f"action {action!r} is not legal here")
 
+    def _chain_expect(self, root: S, memo: dict[S, Any],
+                      step: Callable[[S], tuple[Any, Any]]) -> Any:
+        """A memoised expectation over a chain, evaluated with an explicit stack.
+
+        ``step(state)`` returns ``(value, None)`` for a state whose value is known at once, or
+        ``(None, pairs)``: the state's value is the weighted mean of its successors' values.
+        """
+        stack: list[S] = [root]
+        waiting: dict[S, Any] = {}
+        zero = self._zero
+        while stack:
+            state = stack[-1]
+            if state in memo:
+                stack.pop()
+                continue
+            pairs = waiting.pop(state, None)
+            if pairs is None:
+                known, pairs = step(state)
+                if pairs is None:
+                    memo[state] = known
+                    stack.pop()
+                    continue
+                depth = len(stack)
+                for _, nxt in pairs:
+                    if nxt not in memo:
+                        stack.append(nxt)
+                if len(stack) > depth:
+                    waiting[state] = pairs
+                    continue
+            stack.pop()
+            total_weight = 0
+            acc = zero
+            for weight, nxt in pairs:
+                total_weight += weight
+                acc += weight * memo[nxt]
+            if total_weight <= 0:
+                raise PositionError("a chance node with no outcomes")
+            memo[state] = acc / total_weight
+        return memo[root]
+
     # ---- one more draw --------------------------------------------------------------------
-    def _follow_bust(self, state: S) -> Any:
-        """P(bust) when continuing only through forced draws and non-draw/stop choices."""
-        cached = self._bust.get(state)
+    def _bust_step(self, state: S) -> tuple[Any, Any]:
+        model = self.model
+        actions = model.actions(state)
+        if not actions:
+            return self._num(1 if model.is_bust(state) else 0), None
+        if model.is_forced(state) and DRAW in actions:
+            return None, model.transitions(state, DRAW)
+        if STOP in actions or DRAW in actions:
+            return self._num(0), None
+        same = self._same_bust(state, actions)
+        if same is not None:
+            return same, None
+        return None, model.transitions(state, self._cheap_choice(state, actions))
+
+    def _same_bust(self, state: S, actions: tuple[str, ...]) -> Any:
+        """The bust chance at a choice state when every action ends the draw at once (each
+        outcome a terminal or a draw/stop decision) with the same bust chance, so the choice
+        does not matter for it; else ``None``."""
+        model = self.model
+        found = None
+        for action in actions:
+            total_weight, busts = 0, 0
+            for weight, nxt in model.transitions(state, action):
+                nxt_actions = model.actions(nxt)
+                if not nxt_actions:
+                    busts += weight if model.is_bust(nxt) else 0
+                elif model.is_forced(nxt) or not (STOP in nxt_actions or DRAW in nxt_actions):
+                    return None
+                total_weight += weight
+            if total_weight <= 0:
+                return None
+            chance = Fraction(busts, total_weight)
+            if found is not None and chance != found:
+                return None
+            found = chance
+        return None if found is None else self._num(found)
+
+    def _lower_bound(self, state: S) -> Any:
+        """A lower bound on ``V(state)`` known without solving (``None``: none known): the
+        payoff of a terminal, the solved value, or what stopping banks where it is legal."""
+        cached = self._values.get(state)
         if cached is not None:
             return cached
         model = self.model
         actions = model.actions(state)
         if not actions:
-            result = self._num(1 if model.is_bust(state) else 0)
-        elif model.is_forced(state) and DRAW in actions:
-            result = self._expect(model.transitions(state, DRAW), self._follow_bust)
-        elif STOP in actions or DRAW in actions:
-            result = self._num(0)
-        else:
-            self._value(state)
-            result = self._expect(model.transitions(state, self._best[state]), self._follow_bust)
-        self._bust[state] = result
-        return result
+            return self._num(model.payoff(state))
+        if STOP in actions:
+            return self._q(state, STOP)
+        return None
+
+    def _cheap_choice(self, state: S, actions: tuple[str, ...]) -> str:
+        """The optimal action at a choice state (no draw, no stop), without solving the turn
+        when one action provably wins: its outcomes' lower bounds beat every other action's
+        outcomes, all terminal (their exact value).  Else the solved best action.  This keeps
+        the next draw's outcomes and bust chance cheap (a queen or jack choice after a draw)."""
+        known = self._best.get(state)
+        if known is not None:
+            return known
+        model = self.model
+        low: dict[str, Any] = {}
+        exact: dict[str, Any] = {}
+        for action in actions:
+            pairs = model.transitions(state, action)
+            bounds = [self._lower_bound(nxt) for _, nxt in pairs]
+            if all(b is not None for b in bounds):
+                total = sum(w for w, _ in pairs)
+                low[action] = sum((w * b for (w, _), b in zip(pairs, bounds, strict=True)),
+                                  self._zero) / total
+                if all(not model.actions(nxt) for _, nxt in pairs):
+                    exact[action] = low[action]
+        for action, bound in low.items():
+            others = [a for a in actions if a != action]
+            if all(a in exact and self._greater(bound, exact[a]) for a in others):
+                return action
+        self._value(state)
+        return self._best[state]
+
+    def _follow_bust(self, state: S) -> Any:
+        """P(bust) when continuing only through forced draws and non-draw/stop choices."""
+        cached = self._bust.get(state)
+        if cached is not None:
+            return cached
+        return self._chain_expect(state, self._bust, self._bust_step)
+
+    def _stop_asap_step(self, state: S) -> tuple[Any, Any]:
+        model = self.model
+        actions = model.actions(state)
+        if not actions:
+            return self._num(model.payoff(state)), None
+        if STOP in actions:
+            return self._q(state, STOP), None
+        if DRAW in actions:
+            return None, model.transitions(state, DRAW)
+        self._value(state)
+        return None, model.transitions(state, self._best[state])
 
     def _stop_asap(self, state: S) -> Any:
         """Value of stopping at the first state where stopping is legal."""
         cached = self._draw_once.get(state)
         if cached is not None:
             return cached
-        model = self.model
-        actions = model.actions(state)
-        if not actions:
-            result = self._num(model.payoff(state))
-        elif STOP in actions:
-            result = self._q(state, STOP)
-        elif DRAW in actions:
-            result = self._expect(model.transitions(state, DRAW), self._stop_asap)
-        else:
-            self._value(state)
-            result = self._expect(model.transitions(state, self._best[state]), self._stop_asap)
-        self._draw_once[state] = result
-        return result
+        return self._chain_expect(state, self._draw_once, self._stop_asap_step)
 
     def p_bust_next(self, state: S | None = None) -> Number | None:
         state = self.model.start if state is None else state
         if DRAW not in self.model.actions(state):
             return None
-        return self._out(self._run(
-            lambda: self._expect(self.model.transitions(state, DRAW), self._follow_bust)
-        ))
+        return self._out(self._expect(self.model.transitions(state, DRAW), self._follow_bust))
 
     def next_outcomes(self, state: S | None = None) -> tuple[NextOutcome, ...]:
         """Every outcome of one draw from ``state`` with its exact probability, merged by label."""
@@ -296,7 +563,7 @@ class TurnSolver(Generic[S]):
         total = sum(w for w, _ in pairs)
         merged: dict[tuple[str, bool], list[Any]] = {}
         for weight, nxt in pairs:
-            busted = self._run(lambda n=nxt: self._follow_bust(n)) == 1
+            busted = self._follow_bust(nxt) == 1
             key = (model.outcome_label(state, nxt), busted)
             if key in merged:
                 merged[key][0] += weight
@@ -317,25 +584,20 @@ class TurnSolver(Generic[S]):
         if not actions:
             raise PositionError("the turn is over: nothing to analyse")
 
-        def compute() -> PositionAnalysis:
-            value = self._value(state)
-            action_values = {a: self._out(self._q(state, a)) for a in actions}
-            draw_once = None
-            if DRAW in actions:
-                draw_once = self._out(
-                    self._expect(model.transitions(state, DRAW), self._stop_asap)
-                )
-            return PositionAnalysis(
-                p_bust_next=self.p_bust_next(state),
-                ev_stop=action_values.get(STOP),
-                ev_draw_once=draw_once,
-                ev_optimal=self._out(value),
-                best_action=self._best[state],
-                action_values=action_values,
-                turn_total=self._out(self._num(model.turn_total(state))),
-            )
-
-        return self._run(compute)
+        value = self._value(state)
+        action_values = {a: self._out(self._q(state, a)) for a in actions}
+        draw_once = None
+        if DRAW in actions:
+            draw_once = self._out(self._expect(model.transitions(state, DRAW), self._stop_asap))
+        return PositionAnalysis(
+            p_bust_next=self.p_bust_next(state),
+            ev_stop=action_values.get(STOP),
+            ev_draw_once=draw_once,
+            ev_optimal=self._out(value),
+            best_action=self._best[state],
+            action_values=action_values,
+            turn_total=self._out(self._num(model.turn_total(state))),
+        )
 
     # ---- distributions --------------------------------------------------------------------
     def distribution(self, state: S | None = None, policy: Policy | None = None, *,
@@ -455,11 +717,53 @@ def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
     return PolicyGraph(tuple(reversed(post)), moves)
 
 
-@lru_cache(maxsize=64)
+class SolverCache:
+    """Solvers by (model, mode), least recently used first out, bounded by the states their
+    memos hold together (issue 9: a kernel that plays every game stays small)."""
+
+    def __init__(self, max_states: int = DEFAULT_MAX_STATES, max_solvers: int = 64) -> None:
+        self.max_states = max_states
+        self.max_solvers = max_solvers
+        self._solvers: OrderedDict[tuple[TurnModel[Any], bool], TurnSolver[Any]] = OrderedDict()
+        self._lock = threading.Lock()  # the UI asks from its kernel thread and a worker
+
+    def get(self, model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
+        key = (model, exact)
+        with self._lock:
+            solver = self._solvers.pop(key, None)
+            if solver is None:
+                solver = TurnSolver(model, exact=exact)
+            self._solvers[key] = solver  # most recently used last
+            self._trim(keep=key)
+        return solver
+
+    def states(self) -> int:
+        """States held by every cached solver's memos."""
+        return sum(s.states_solved() for s in list(self._solvers.values()))
+
+    def _trim(self, keep: tuple[TurnModel[Any], bool]) -> None:
+        while len(self._solvers) > 1 and (
+            len(self._solvers) > self.max_solvers or self.states() > self.max_states
+        ):
+            oldest = next(iter(self._solvers))
+            if oldest == keep:
+                break
+            del self._solvers[oldest]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._solvers.clear()
+
+
+_SHARED = SolverCache()
+
+
 def cached_solver(model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
     """One memoised solver per (model, mode), shared by bots and live charts: models are
-    hashable value objects, so a turn asked about again is answered from memory."""
-    return TurnSolver(model, exact=exact)
+    hashable value objects, so a turn asked about again is answered from memory.  The cache
+    keeps the most recently used solvers while their memos hold at most
+    :data:`DEFAULT_MAX_STATES` states together (:class:`SolverCache`)."""
+    return _SHARED.get(model, exact)
 
 
 def expectation(distribution: Mapping[Number, Number]) -> Number:

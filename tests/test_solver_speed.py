@@ -1,0 +1,237 @@
+"""Issue 9: the turn solver without unbounded recursion, its state budget and refusals, its
+bounded cache, and exact agreement with today's solver (the plain memoised recursion kept in
+``benchmarks/baseline_turn_solver.py``, a second implementation) on many positions."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.games.pig import PigTurnModel, PigVariant
+from pushluck_teach.solve.turn import SolverCache, TooManyStates, TurnSolver
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import baseline_turn_solver as baseline  # noqa: E402
+
+# (game, variant options, position keywords): turn starts and positions of every game and
+# option family; random walks from each add the positions the test compares.
+STARTS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("pig", {}, {}),
+    ("pig", {"die_sides": 10}, {"drawn": "4 9"}),
+    ("captain-seven", {}, {"drawn": "5h 9s"}),
+    ("captain-seven", {}, {"drawn": "Kh 2c"}),
+    ("captain-seven", {"relics": True}, {"relic": "A", "drawn": "Kh Qd 6c"}),
+    ("captain-seven", {"relics": True}, {"relic": "K", "drawn": "9h 9d"}),
+    ("captain-seven", {"relics": True}, {"relic": "Q", "drawn": "Kh Kd Ks Kc Jh Jd"}),
+    ("captain-seven", {"relics": True},
+     {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd Qs 9h"}),
+    ("incan-gold", {}, {"drawn": "5h Ks"}),
+    ("incan-gold", {}, {"drawn": "Ah 3s Kh 9d", "round": 3}),
+    ("incan-gold", {}, {"drawn": "9d 5h Ks 3h", "others": "5,10"}),
+    ("hit-list", {}, {}),
+    ("hit-list", {"soft_aces": True, "ghost": True}, {"drawn": "Ah"}),
+    ("hit-list", {"long_haul": True, "one_last_job": True, "bad_life": True}, {"drawn": "9c"}),
+    ("lands-uncharted", {}, {"drawn": "5h"}),
+    ("lands-uncharted", {"buried_treasure": True, "double_or_nothing": True},
+     {"drawn": "7h 2c"}),
+    ("lands-uncharted", {"cursed_idol": ("spades", "hearts", "diamonds", "clubs")},
+     {"drawn": "9h 3c", "allies": 1}),
+]
+
+
+def _walk_positions(model: TurnModel[Any], start: Any, rng: random.Random, walks: int
+                    ) -> list[Any]:
+    """Decision states met on random walks from ``start`` (random actions other than stop,
+    outcomes drawn with their weights)."""
+    found = [start]
+    for _ in range(walks):
+        state = start
+        while True:
+            actions = model.actions(state)
+            moves = [a for a in actions if a != STOP]
+            if not moves:
+                break
+            pairs = model.transitions(state, rng.choice(moves))
+            state = rng.choices([s for _, s in pairs], [w for w, _ in pairs])[0]
+            if model.actions(state):
+                found.append(state)
+    return list(dict.fromkeys(found))
+
+
+def _answers(solver: Any, state: Any) -> tuple[Any, ...]:
+    analysis = solver.analyse(state)
+    outcomes = tuple((o.probability, o.label, o.busted, o.total_after)
+                     for o in solver.next_outcomes(state))
+    return (analysis.as_dict(), dict(analysis.action_values), analysis.turn_total,
+            solver.p_bust_next(state), outcomes)
+
+
+@pytest.mark.parametrize("exact", [False, True], ids=["float", "exact"])
+@pytest.mark.parametrize(("game", "options", "position"), STARTS,
+                         ids=[f"{g}-{i}" for i, (g, _, _) in enumerate(STARTS)])
+def test_new_solver_equals_todays_solver_everywhere(game: str, options: dict[str, Any],
+                                                    position: dict[str, Any],
+                                                    exact: bool) -> None:
+    """Every answer, float or exact, is identical (not approximately: equal) to the plain
+    memoised recursion's, at the start and at every position of 25 random walks."""
+    spec = get_game(game)
+    model, start = spec.position(spec.variant_cls(**options), **position)
+    new, old = TurnSolver(model, exact=exact), baseline.TurnSolver(model, exact=exact)
+    states = _walk_positions(model, start, random.Random(9), walks=25)
+    assert len(states) > 3
+    for state in states:
+        assert _answers(new, state) == _answers(old, state), model.describe(state)
+    distribution = new.distribution(start)
+    assert distribution == old.distribution(start)
+
+
+# ---- no recursion limit ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ladder(TurnModel[int]):
+    """A turn of ``rungs`` forced draws, each from rung k to rung k+1; the last rung busts
+    (payoff 0) with weight 1 and banks ``rungs`` with weight 3.  Hand count: the start is worth
+    ``3/4 · rungs`` and busts with probability 1/4; every draw before the last is forced."""
+
+    rungs: int = 50_000
+
+    @property
+    def start(self) -> int:
+        return 0
+
+    def actions(self, state: int) -> tuple[str, ...]:
+        return () if state < 0 else (DRAW,)
+
+    def transitions(self, state: int, action: str) -> list[tuple[int, int]]:
+        if state + 1 < self.rungs:
+            return [(1, state + 1)]
+        return [(1, -1), (3, -2)]
+
+    def payoff(self, terminal: int) -> int:
+        return 0 if terminal == -1 else self.rungs
+
+    def is_bust(self, terminal: int) -> bool:
+        return terminal == -1
+
+    def turn_total(self, state: int) -> int:
+        return 0
+
+    def is_forced(self, state: int) -> bool:
+        return state > 0
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_turn_far_deeper_than_the_recursion_limit_is_solved(exact: bool) -> None:
+    model = Ladder()
+    assert model.rungs > 2 * sys.getrecursionlimit()
+    with pytest.raises(RecursionError):  # today's solver (its limit is 20,000 frames)
+        baseline.TurnSolver(model, exact=exact).value()
+    solver = TurnSolver(model, exact=exact)
+    analysis = solver.analyse()
+    assert analysis.ev_optimal == Fraction(3, 4) * model.rungs
+    assert analysis.p_bust_next == Fraction(1, 4)  # forced draws all the way to the last rung
+    assert analysis.ev_draw_once == Fraction(3, 4) * model.rungs
+    assert solver.states_solved() == model.rungs + 2
+
+
+@pytest.mark.slow
+def test_pig_with_200_sides_is_solved_without_recursion_error() -> None:
+    """Issue 8's RecursionError.  Independent check: holding at ``S = 2 + … + 200`` is optimal
+    (proved in games/pig.py), so the value is "hold at S" computed by a plain loop here."""
+    variant = PigVariant(die_sides=200)
+    model = PigTurnModel(variant)
+    with pytest.raises(TooManyStates, match="about"):
+        TurnSolver(model).value()  # refused up front by default (its estimate is 4 million)
+    hold = variant.hold_threshold
+    values = [0.0] * (hold + 201)
+    for total in range(hold + 200, -1, -1):
+        if total >= hold:
+            values[total] = float(total)
+        else:
+            values[total] = sum(values[total + f] for f in range(2, 201)) / 200
+    assert TurnSolver(model, max_states=None).value() == pytest.approx(values[0], rel=1e-9)
+
+
+# ---- budget and refusal with an estimate -----------------------------------------------------
+
+
+def test_a_huge_position_is_refused_up_front_with_an_estimate() -> None:
+    spec = get_game("captain-seven")
+    model, state = spec.position(spec.variant_cls(relics=True), drawn="7h", relic="Q")
+    solver = TurnSolver(model, exact=True)
+    begin = time.perf_counter()
+    with pytest.raises(TooManyStates) as refused:
+        solver.analyse(state)
+    assert time.perf_counter() - begin < 0.5
+    assert solver.states_solved() == 0  # nothing was attempted
+    message = str(refused.value)
+    assert "about" in message and " s in exact mode" in message
+    assert "later in the turn" in message and "max_states=None" in message
+    assert isinstance(refused.value, PositionError)
+
+
+def test_the_cli_refuses_the_164_second_position_at_once() -> None:
+    begin = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "pushluck_teach.cli", "odds", "captain-seven", "--drawn", "7h",
+         "--relic", "Q", "--option", "relics=true"],
+        capture_output=True, text=True, check=False, timeout=60,
+    )
+    assert time.perf_counter() - begin < 20
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "solver states" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_a_solve_larger_than_the_budget_stops_at_the_budget() -> None:
+    """A model without an estimate (Lands Uncharted: 15,395 states from the turn start)."""
+    spec = get_game("lands-uncharted")
+    model, state = spec.position(spec.variant_cls())
+    assert model.estimated_states(state) is None
+    solver = TurnSolver(model, max_states=2_000)
+    with pytest.raises(TooManyStates, match="more than 2,000 solver states"):
+        solver.value(state)
+    assert solver.states_solved() <= 2_001
+
+
+def test_estimates_are_within_a_factor_three_of_measured_solves() -> None:
+    """The estimates behind the refusals, against solves counted here (from the turn start,
+    and with a queen relic at total 50)."""
+    spec = get_game("captain-seven")
+    cases = [(spec.variant_cls(), {}),
+             (spec.variant_cls(relics=True), {"relic": "Q", "drawn": "Kh Kd Ks Kc Jh"})]
+    for variant, position in cases:
+        model, state = spec.position(variant, **position)
+        solver = TurnSolver(model)
+        solver.value(state)
+        estimate = model.estimated_states(state)
+        assert estimate is not None
+        assert solver.states_solved() / 3 <= estimate <= 3 * solver.states_solved()
+
+
+# ---- the shared cache is bounded ---------------------------------------------------------------
+
+
+def test_solver_cache_keeps_recent_solvers_within_its_state_budget() -> None:
+    cache = SolverCache(max_states=300)
+    models = [PigTurnModel(PigVariant(die_sides=sides)) for sides in (6, 8, 10, 12)]
+    for model in models:
+        cache.get(model).value()  # 50, 84, 126 and 176 states
+    newest = cache.get(models[-1])  # a look-up trims the least recently used solvers
+    assert newest.states_solved() == 176  # kept, with its memo
+    assert cache.states() <= 300
+    assert cache.get(models[0]).states_solved() == 0  # the oldest was dropped
+    cache.clear()
+    assert cache.states() == 0
