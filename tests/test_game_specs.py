@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from pushluck_teach.games import get_game, turn_games
-from pushluck_teach.games.base import CARDS, DICE, RulesError
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import CARDS, DICE, RulesError, turn_games
 from pushluck_teach.games.policies import (
     THRESHOLD,
     TURN_OPTIMAL,
@@ -18,7 +18,7 @@ from pushluck_teach.games.policies import (
 )
 from pushluck_teach.sim.bots import OptimalTurnBot, ThresholdBot, make_bot
 
-GAMES = turn_games()   # Lost Cities (no turn model) is checked in test_lost_cities.py
+GAMES = turn_games()
 
 # The decks as the rules state them: a standard deck with two jokers (Captain Seven), a
 # standard deck (Lands Uncharted, Hit List; two with long_haul), Incan Gold's 34 cards (13

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pushluck_teach.games import get_game, turn_games
-from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel, turn_games
 from pushluck_teach.games.pig import PigTurnModel, PigVariant
 from pushluck_teach.solve.markov import (
     absorbing_analysis,

@@ -41,6 +41,7 @@ from pushluck_teach.games.base import (
     registered,
     turn_games,
 )
+from pushluck_teach.sim.bots import ModelEngineMismatch, OptimalTurnBot
 from pushluck_teach.ui import GameTable
 
 NAME = "kings-pair"
@@ -323,6 +324,28 @@ def test_a_game_without_a_turn_model_says_so() -> None:
         engine = own.new_engine(players=2, seed=1)
         with pytest.raises(PositionError, match="kings-pair has no draw/stop turn"):
             engine.turn_position()
+
+
+def with_cards(engine: KingsPairEngine, drawn: str, pile: str) -> KingsPairEngine:
+    engine.drawn = list(parse_cards(drawn))
+    engine.pile = list(parse_cards(pile))
+    return engine
+
+
+def test_a_bot_never_hides_a_model_engine_disagreement() -> None:
+    class NoStopEngine(KingsPairEngine):
+        """A buggy engine: it never lets a player stop."""
+
+        def legal_actions(self) -> tuple[str, ...]:
+            return () if self.is_over else (DRAW,)
+
+    # After 3h 4h Kh, stopping banks 12 and drawing gets (14 + 0) / 2 = 7: the model stops.
+    sound = with_cards(KingsPairEngine(KingsPairVariant(), 2, 3), "3h 4h Kh", "2h Ks")
+    assert OptimalTurnBot().choose(sound) == STOP
+    buggy = with_cards(NoStopEngine(KingsPairVariant(), 2, 3), "3h 4h Kh", "2h Ks")
+    with pytest.raises(ModelEngineMismatch,
+                       match=r"kings-pair: the turn model chooses 'stop' .* \(legal: draw\)"):
+        OptimalTurnBot().choose(buggy)
 
 
 def test_the_table_plays_the_new_game(kings_pair: GameSpec) -> None:

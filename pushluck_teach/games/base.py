@@ -262,22 +262,22 @@ class CardFace:
 
 @dataclass(frozen=True)
 class CardZone:
-    """One place cards lie on a card-play table (a hand, an expedition, a discard pile...):
-    ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in
-    order (any game's notation, a pile's top last) and ``faces`` the same cards to draw;
-    ``hidden`` zones list no cards and show only their size, ``count``."""
+    """One place cards lie on a card-play table: a hand, an expedition, a discard pile, the deck.
+
+    ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
+    (any game's notation; a pile's top last) and ``faces`` the same cards to draw (when the game
+    gives them); a ``hidden`` zone lists no cards but still ``count``s them.  ``key`` is stable
+    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any.
+    """
 
     key: str
     label: str
     owner: int | None
     cards: tuple[str, ...]
+    count: int
     hidden: bool = False
-    count: int | None = None
+    colour: str | None = None
     faces: tuple[CardFace, ...] = ()
-
-    @property
-    def size(self) -> int:
-        return len(self.cards) if self.count is None else self.count
 
 
 @dataclass(frozen=True)
@@ -286,7 +286,8 @@ class TableView:
 
     ``turn_cards`` are the cards of the current turn in the order drawn (for Incan Gold: the
     cards flipped this round; for Pig: empty, with the rolls in ``turn_dice``).  ``zones`` are
-    the hands, expeditions and piles of a card-play game (empty for draw/stop games).
+    the hands, expeditions and piles of a card-play game (empty for draw/stop games), as seen by
+    ``viewer`` (the player whose hand is shown; ``None``: no hand shown).
     ``turn_lines`` and ``player_lines`` are short texts (allies held, relics, gems carried, hits,
     botches...).
     """
@@ -303,6 +304,7 @@ class TableView:
     finished_text: str = ""
     turn_dice: tuple[int, ...] = ()
     zones: tuple[CardZone, ...] = ()
+    viewer: int | None = None
 
 
 class Engine(ABC):
@@ -371,6 +373,18 @@ class Engine(ABC):
         than this turn's cards (a discard pile, allies, a round) override it."""
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
+
+    def card_locations(self) -> Mapping[str, Sequence[Card]] | None:
+        """Where every card of the game's deck is now (draw pile, this turn, discards, allies,
+        relics...), each card in exactly one place, so that together they are the deck
+        (``GameSpec.deck``); ``None`` for a game without a deck of cards."""
+        return None
+
+    def decision_in_turn_model(self) -> bool:
+        """Whether the decision now is one the turn model of :meth:`turn_position` covers (it is
+        not, say, when another player may play a king relic on this turn).  A bot following the
+        model must find its action legal in every covered decision."""
+        return True
 
     @property
     def scores_hidden(self) -> bool:

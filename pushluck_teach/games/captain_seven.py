@@ -655,6 +655,7 @@ class CaptainSevenEngine(Engine):
         self.started = False
         self.last: tuple[int, bool] | None = None  # (value, was the first card)
         self.pending: Card | None = None
+        self.caught_by: Card | None = None  # the card that caught this turn, once it has
         self.phase = "play"
         self._king_queue: list[int] = []
         self._actor = self._player
@@ -795,6 +796,7 @@ class CaptainSevenEngine(Engine):
                 self.last = None
                 self.phase = "pending"
                 return
+            self.caught_by = card
             self._caught(self.total + value, out)
             return
         self.hand.append(card)
@@ -946,6 +948,23 @@ class CaptainSevenEngine(Engine):
     @property
     def scores_hidden(self) -> bool:
         return bool(self.variant.secret_stash)
+
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The deck this turn: the draw pile, this turn's cards, a card awaiting a relic choice,
+        the cards a jack discarded, the card that caught the turn (seen once the game ends on
+        it) and the relics held at the turn start (out all turn)."""
+        return {
+            "draw pile": tuple(self.pile),
+            "this turn": tuple(self.hand),
+            "pending": (self.pending,) if self.pending is not None else (),
+            "discarded": tuple(self.discarded),
+            "caught the turn": (self.caught_by,) if self.caught_by is not None else (),
+            "relics held at the turn start": tuple(self.relics_at_start),
+        }
+
+    def decision_in_turn_model(self) -> bool:
+        """The king window (another player may play a king relic) is outside the turn model."""
+        return self.phase != "king"
 
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
         """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn

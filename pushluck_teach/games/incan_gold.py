@@ -1030,6 +1030,20 @@ class IncanGoldEngine(Engine):
             flags["removed"] = " ".join(card.code for card in self.removed)
         return flags
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The round's deck, the path (cards flipped this round; artifacts still lying there),
+        the artifacts taken, the cards out of the game (sprung traps, artifacts lost with a
+        round) and the artifacts of rounds to come."""
+        taken = tuple(card for cards in self.artifacts_taken for card in cards)
+        on_path = tuple(self.path_artifacts)
+        path = tuple(c for c in self.flipped
+                     if classify(c)[0] != "artifact" and c not in self.removed) + on_path
+        out = tuple(c for c in self.removed
+                    if classify(c)[0] != "artifact" or (c not in taken and c not in on_path))
+        to_come = tuple(artifact_card(i) for i in range(self.round_no, ROUNDS_MAX))
+        return {"deck": tuple(self.deck), "path": path, "taken": taken,
+                "out of the game": out, "artifacts to come": to_come}
+
     def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
         """The solo model of this round (built at its start, so solvers are reused) at the
         current decider's state.  With several explorers this is a simplification: the decider

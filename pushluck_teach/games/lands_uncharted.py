@@ -935,6 +935,15 @@ class LandsUnchartedEngine(Engine):
             flags["score"] = str(self._scores[self._player])
         return flags
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The draw pile, the discard pile, every player's allies and this turn's haul."""
+        return {
+            "draw pile": tuple(self.draw_pile),
+            "discard pile": tuple(self.discard_pile),
+            "allies": tuple(card for area in self.allies for card in area),
+            "haul": tuple(self.haul),
+        }
+
     def turn_position(self) -> tuple[LandsUnchartedTurnModel, LUState]:
         if self._over:
             raise RulesError("the game is over: there is no turn to analyse")

@@ -366,10 +366,10 @@ def card_face(card: LCCard) -> CardFace:
 
 
 def _zone(key: str, label: str, owner: int | None, cards: Sequence[LCCard], *,
-          hidden: bool = False) -> CardZone:
+          hidden: bool = False, colour: str | None = None) -> CardZone:
     shown = () if hidden else tuple(cards)
-    return CardZone(key, label, owner, tuple(c.code for c in shown), hidden, len(cards),
-                    tuple(card_face(c) for c in shown))
+    return CardZone(key, label, owner, tuple(c.code for c in shown), len(cards), hidden=hidden,
+                    colour=colour, faces=tuple(card_face(c) for c in shown))
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,11 +485,6 @@ class LostCitiesEngine(Engine):
             return ()
         best = max(self._scores)
         return tuple(p for p in range(2) if self._scores[p] == best)
-
-    def turn_position(self) -> tuple[Any, Any]:
-        raise PositionError(
-            "lost-cities has no draw/stop turn: ask lost_cities.expedition_odds for a colour"
-        )
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -638,10 +633,10 @@ class LostCitiesEngine(Engine):
             for i, colour in enumerate(COLOURS):
                 zones.append(_zone(f"expedition:{p}:{colour}",
                                    f"Player {p + 1}'s {COLOUR_NAMES[colour]} expedition", p,
-                                   self._expeditions[p][i]))
+                                   self._expeditions[p][i], colour=colour))
         for i, colour in enumerate(COLOURS):
             zones.append(_zone(f"discard:{colour}", f"{COLOUR_NAMES[colour]} discard pile",
-                               None, self._discards[i]))
+                               None, self._discards[i], colour=colour))
         zones.append(_zone(DECK, "deck", None, self._deck, hidden=True))
         match_lines = tuple(
             (f"this match: {self.match_score(p)}",) for p in range(2))
@@ -660,6 +655,7 @@ class LostCitiesEngine(Engine):
             round_text=f"Match {self.match_number + 1} of {self.variant.matches}",
             finished_text=finished,
             zones=tuple(zones),
+            viewer=shown,
         )
 
     def analysis_subjects(self) -> tuple[tuple[str, str], ...]:

@@ -87,7 +87,7 @@ def zone_html(zone: CardZone) -> str:
     """A zone: its label and its cards (face down: a back with the number of cards)."""
     if zone.hidden:
         body = (f'<div class="pushluck-face pushluck-back" role="img" '
-                f'aria-label="{zone.size} cards face down">{zone.size}</div>')
+                f'aria-label="{zone.count} cards face down">{zone.count}</div>')
     elif zone.faces:
         body = "".join(face_html(face) for face in zone.faces)
     elif zone.cards:
@@ -96,7 +96,7 @@ def zone_html(zone: CardZone) -> str:
         body = '<span class="pushluck-empty" style="font-size:13px">empty</span>'
     return (f'<div class="pushluck-zone" role="group" aria-label="{escape(zone.label)}" '
             f'data-zone="{escape(zone.key)}"><span class="pushluck-zone-label">'
-            f'{escape(zone.label)} ({zone.size})</span>'
+            f'{escape(zone.label)} ({zone.count})</span>'
             f'<div class="pushluck-zone-cards">{body}</div></div>')
 
 

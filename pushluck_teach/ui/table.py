@@ -765,6 +765,9 @@ class GameTable(widgets.VBox):
         if not human_to_move:
             self.panel.show_nothing("A bot is to move.")
             return
+        if not self.spec.has_turn_model:
+            self.panel.show_nothing("This game has no draw/stop turn to analyse.")
+            return
         model, state = engine.turn_position()
         if not model.actions(state):
             self.panel.show_nothing("The turn is over.")
