@@ -145,3 +145,32 @@ def test_the_odds_panel_shows_the_command_lines_numbers(background: bool) -> Non
         argv = shlex.split(command.replace("&quot;", '"').replace("&#x27;", "'"))
         assert argv[:3] == ["pushluck", "odds", "lost-cities"] and "--colour" in argv
     assert table.score_figure is scores_fig and table.card_figure is cards_fig   # in place
+
+
+def test_bots_move_off_the_click_path() -> None:
+    """With ``background`` the bot plays in a worker thread: the click returns at once, a click
+    meanwhile is refused, and the page catches up when the bot is done."""
+    import threading
+
+    table = CardTable("lost-cities", seats=("human", "search"), seed=5)
+    table.wait()
+    release = threading.Event()
+    bot = table.bots[1]
+    real_choose = bot.choose
+
+    def slow_choose(engine):  # the bot waits until the test lets it move
+        release.wait(timeout=60)
+        return real_choose(engine)
+
+    bot.choose = slow_choose
+    click(table, "discard:" + table.engine.hand(0)[0].code)
+    click(table, "draw:deck")
+    assert table.thinking and "is playing" in table.message and buttons(table) == {}
+    log_length = len(table.engine.log)
+    table.click("draw:deck")
+    assert table.message == "wait: the bot is playing"
+    release.set()
+    table.wait()
+    assert not table.thinking and table.engine.current_player == 0
+    assert len(table.engine.log) == log_length + 2 and buttons(table)
+    assert "Computing" not in table.headline.value and table.score_figure.data[0].x

@@ -9,14 +9,16 @@ hand stays hidden until its player presses "Show my hand".
 Beside the table, the analysis panel asks the engine about one subject at a time
 (``Engine.analysis_subjects()``, ``Engine.analysis(subject)``, a report with ``headline``,
 ``text_lines()`` and ``chart_bars()``) and shows two Plotly figures updated in place, plus the
-shell command that prints the same numbers (``Engine.position_flags(subject)``).  The report is
-computed in a worker thread unless ``background=False`` (tests).  Every handler is guarded: a
-bad click leaves a one-line message and the game unchanged.
+shell command that prints the same numbers (``Engine.position_flags(subject)``).  The report and
+the bots' moves are computed in worker threads unless ``background=False`` (tests); a click
+while a bot plays is refused with a message.  Every handler is guarded: a bad click leaves a
+one-line message and the game unchanged.
 """
 
 from __future__ import annotations
 
 import shlex
+import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 from html import escape
@@ -147,6 +149,10 @@ class CardTable(widgets.VBox):
             raise RulesError(f"{game} has a draw/stop turn: play it on the GameTable")
         self.background = background
         self._worker: LatestOnly[Any] = LatestOnly("pushluck-card-analysis")
+        self._bot_worker: LatestOnly[list[str]] = LatestOnly("pushluck-card-bots")
+        self.thinking = False
+        self._settled = threading.Event()   # set whenever no bot move is pending
+        self._settled.set()
         self.header = widgets.HTML(STYLESHEET + CARD_TABLE_CSS)
         self.status = widgets.HTML()
         self.table_html = widgets.HTML()
@@ -204,9 +210,10 @@ class CardTable(widgets.VBox):
             (subjects[0][1] if subjects else "")
         self.subject_buttons.value = self.subject or None
         self.subject_buttons.observe(self._on_subject, names="value")
-        self.message = f"New game, seed {self.seed}."
-        self._run_bots()
-        self.render()
+        self._bot_worker.supersede()
+        self.thinking = False
+        self._settled.set()
+        self._let_bots_move([f"New game, seed {self.seed}."])
 
     def viewer(self) -> int | None:
         """Whose hand is face up: the only human; with two, the mover once revealed."""
@@ -224,6 +231,8 @@ class CardTable(widgets.VBox):
         engine = self.engine
         if engine.is_over:
             raise RulesError("the game is over: press New game")
+        if self.thinking:
+            raise RulesError("wait: the bot is playing")
         if engine.current_player not in self.humans:
             raise RulesError(f"it is Player {engine.current_player + 1}'s (a bot's) turn")
         if not self.revealed:
@@ -232,9 +241,33 @@ class CardTable(widgets.VBox):
         lines = engine.act(action)
         if len(self.humans) >= 2 and (engine.current_player != before or engine.is_over):
             self.revealed = False
-        lines += self._run_bots()
-        self.message = " ".join(lines[-3:]) if lines else ""
+        self._let_bots_move(lines)
+
+    def _let_bots_move(self, lines: list[str]) -> None:
+        """The bots' moves until a human is to move: at once without ``background``, else in a
+        worker thread (a search bot may take longer than a click should), the page showing
+        the human's move meanwhile."""
+        engine = self.engine
+        if not self.background or engine.is_over or engine.current_player not in self.bots:
+            lines = lines + self._run_bots()
+            self.message = " ".join(lines[-3:])
+            self.render()
+            return
+        self.thinking = True
+        self._settled.clear()
+        self.message = " ".join(lines[-3:] + [f"Player {engine.current_player + 1} is playing…"])
         self.render()
+
+        def done(future: Future[list[str]]) -> None:
+            try:
+                self.message = " ".join((lines + future.result())[-3:])
+            except RulesError as exc:
+                self.message = str(exc)
+            self.thinking = False
+            self.render()
+            self._settled.set()
+
+        self._bot_worker.submit(self._run_bots, done)
 
     def _run_bots(self) -> list[str]:
         lines: list[str] = []
@@ -313,6 +346,9 @@ class CardTable(widgets.VBox):
         if engine.is_over or not self.subject:
             self._show_report(None, "The game is over." if engine.is_over else "")
             return
+        if engine.current_player in self.bots:
+            self._show_report(None, f"Player {engine.current_player + 1} (a bot) is playing.")
+            return
         if self.viewer() != engine.current_player:
             self._show_report(None, "The odds show the hand of the player to move: "
                                     "show your hand first.")
@@ -366,5 +402,7 @@ class CardTable(widgets.VBox):
                                    "</code></div>")
 
     def wait(self) -> None:
-        """Block until the panel's computation has finished (tests)."""
+        """Block until the bots' moves and the panel's computation have finished (tests)."""
+        self._bot_worker.wait()
+        self._settled.wait(timeout=60)
         self._worker.wait()
