@@ -205,14 +205,16 @@ def test_silent_assassin_makes_21_worth_36() -> None:
 
 def test_one_last_job_needs_three_cards_for_the_fifth_hit() -> None:
     olj = HitListVariant(one_last_job=True)
-    assert analyse(olj, drawn="Ts 7h", hits=4).ev_stop is None
-    assert analyse(olj, drawn="Ts 7h", hits=3).ev_stop == 17
-    assert analyse(olj, drawn="Ts 5h 2d", hits=4).ev_stop == 17
-    assert analyse(STANDARD, drawn="Ts 7h", hits=4).ev_stop == 17
+    # Earlier hits took their cards out of the deck: 2 cards per hit at least.
+    gone = "2c 3c 4c 5c 6c 8c 9c Tc"
+    assert analyse(olj, drawn="Ts 7h", hits=4, removed=gone).ev_stop is None
+    assert analyse(olj, drawn="Ts 7h", hits=3, removed=gone).ev_stop == 17
+    assert analyse(olj, drawn="Ts 5h 2d", hits=4, removed=gone).ev_stop == 17
+    assert analyse(STANDARD, drawn="Ts 7h", hits=4, removed=gone).ev_stop == 17
     # With silent assassin a 21 counts 2 hits: from 3 hits it would give the 5th.
     both = HitListVariant(one_last_job=True, silent_assassin=True)
-    assert analyse(both, drawn="Ts Ah", ace_values="11", hits=3).ev_stop is None
-    assert analyse(both, drawn="Ts Ah", ace_values="11", hits=2).ev_stop == 36
+    assert analyse(both, drawn="Ts Ah", ace_values="11", hits=3, removed=gone).ev_stop is None
+    assert analyse(both, drawn="Ts Ah", ace_values="11", hits=2, removed=gone).ev_stop == 36
     with pytest.raises(PositionError, match="hits"):
         hit_list_position(olj, hits=-1)
 
@@ -568,7 +570,8 @@ def test_cli_ev_stop_is_null_under_fifteen(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_cli_hits_and_options(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("--drawn", "Ts 7h", "--option", "one_last_job=true", "--json")
+    args = ("--drawn", "Ts 7h", "--removed", "2c 3c 4c 5c 6c 8c 9c Tc", "--option",
+            "one_last_job=true", "--json")
     assert json.loads(run_cli(capsys, *args, "--hits", "4")[1])["ev_stop"] is None
     assert json.loads(run_cli(capsys, *args, "--hits", "3")[1])["ev_stop"] == 17.0
 

@@ -211,16 +211,28 @@ def test_bad_options_leave_a_message_and_the_rules_unchanged(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_changing_an_option_starts_a_new_game(name: str) -> None:
+    """Every option widget with a number or a yes/no, set to another allowed value: a new game
+    starts under the new rules (a refusal fails the test: the value is allowed)."""
     table = GameTable(name, seats=("human",), seed=2, coach="off")
-    old_engine = table.engine
-    key, widget = next(iter(table._option_widgets.items()))
-    value = getattr(table.variant, key)
-    widget.value = (not value) if isinstance(value, bool) else value + 1
-    assert table.engine is not old_engine or table.message_is_error
-    if not table.message_is_error:
-        assert getattr(table.variant, key) == table._option_widgets[key].value
-        assert table.options[key] == getattr(table.variant, key)
+    changed = 0
+    for key, widget in table._option_widgets.items():
+        value = getattr(table.variant, key)
+        info = table.variant.option_info(key)
+        if isinstance(value, bool):
+            new: object = not value
+        elif isinstance(value, int):
+            new = value + 1 if info.high is None or value < info.high else value - 1
+        else:
+            continue
+        old_engine = table.engine
+        widget.value = new
+        assert not table.message_is_error, (key, new, table.message)
+        assert table.engine is not old_engine
+        assert getattr(table.variant, key) == new == table._option_widgets[key].value
+        assert table.options[key] == new
         assert "new game" in table.message
+        changed += 1
+    assert changed >= 1
 
 
 @pytest.mark.parametrize("name", [light(n) for n in GAMES])

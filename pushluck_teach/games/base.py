@@ -60,9 +60,55 @@ class IllegalActionError(RulesError):
 # Variants
 
 
+@dataclass(frozen=True)
+class OptionInfo:
+    """What a person needs to know about one rule option: its name for people, a one-line
+    explanation, and the values it allows (``low``-``high`` for whole numbers, ``choices`` for
+    words; booleans allow true/false).  Attached to a variant field by :func:`option`."""
+
+    label: str
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def allowed(self, kind: Any) -> str:
+        """The allowed values as a short text: ``"2-20"``, ``"true or false"``, ``"shared or
+        artifacts"``..."""
+        if kind is bool:
+            return "true or false"
+        if self.choices:
+            return " or ".join(self.choices) if len(self.choices) <= 2 else \
+                ", ".join(self.choices[:-1]) + " or " + self.choices[-1]
+        if self.low is not None and self.high is not None:
+            return f"{self.low}-{self.high}"
+        if self.low is not None:
+            return f"{self.low} or more"
+        return "any value"
+
+
+def option(default: Any, label: str, help: str, *, low: int | None = None,
+           high: int | None = None, choices: tuple[str, ...] = ()) -> Any:
+    """A variant field with its :class:`OptionInfo` (``label``, one-line ``help``, allowed
+    values).  :class:`Variant` validates every such field generically."""
+    info = OptionInfo(label, help, low, high, choices)
+    return field(default=default, metadata={"option": info})
+
+
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    """Base class of the rule-variant dataclasses.  Subclasses are frozen and keyword-only."""
+    """Base class of the rule-variant dataclasses.  Subclasses are frozen and keyword-only.
+
+    Every field is declared with :func:`option`, so it carries a label, a one-line explanation
+    and its allowed values (:meth:`option_info`); ``__post_init__`` checks each value against
+    them (:class:`OptionError`, one line naming the option and what it allows).  A subclass that
+    normalises a value first calls ``super().__post_init__()`` afterwards.
+    """
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):
+            check_option_value(type(self), f.name, getattr(self, f.name), hints[f.name])
 
     def replace(self, **changes: Any) -> Variant:
         """A copy with some options changed (validated again)."""
@@ -77,11 +123,25 @@ class Variant:
         return tuple(f.name for f in dataclasses.fields(cls))
 
     @classmethod
+    def option_info(cls, name: str) -> OptionInfo:
+        """The label, explanation and allowed values of option ``name``."""
+        for f in dataclasses.fields(cls):
+            if f.name == name:
+                return f.metadata.get("option") or OptionInfo(name, "")
+        raise OptionError(unknown_option_message(cls, name))
+
+    @classmethod
+    def option_allowed(cls, name: str) -> str:
+        """The allowed values of option ``name`` as a short text (``"2-20"``)."""
+        return cls.option_info(name).allowed(typing.get_type_hints(cls)[name])
+
+    @classmethod
     def from_options(cls, options: Mapping[str, Any] | Iterable[str] = ()) -> Variant:
         """Build a variant from ``{"key": value}`` or ``["key=value", ...]`` strings.
 
         String values are converted to the field's type (``true/false/on/off/1/0`` for booleans,
-        integers, comma lists for tuples).
+        whole numbers written with the digits 0-9 (:func:`parse_whole_number`), comma lists for
+        tuples).
         """
         pairs: dict[str, Any] = {}
         if isinstance(options, Mapping):
@@ -111,7 +171,9 @@ class Variant:
 
     def _repr_html_(self) -> str:
         rows = "".join(
-            f"<tr><td><code>{k}</code></td><td>{v}</td></tr>" for k, v in self.options().items()
+            f"<tr><td>{self.option_info(k).label}</td><td><code>{k}</code></td><td>{v}</td>"
+            f"<td>{self.option_info(k).help}</td></tr>"
+            for k, v in self.options().items()
         )
         return f"<table><caption>{type(self).__name__}</caption>{rows}</table>"
 
@@ -121,8 +183,73 @@ def unknown_option_message(cls: type, key: str) -> str:
     return f"unknown option {key!r} for {getattr(cls, 'game', cls.__name__)} (options: {names})"
 
 
+def check_option_value(cls: type[Variant], name: str, value: Any, hint: Any) -> None:
+    """Check one option value against its type and allowed values (one-line :class:`OptionError`).
+
+    Booleans must be ``bool``; whole numbers ``int`` (not ``bool``) within ``low``-``high``;
+    words one of ``choices``; tuples of words each one of ``choices``; ``X | None`` also ``None``.
+    """
+    info = cls.option_info(name)
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if value is None and len(args) < len(typing.get_args(hint)):
+            return
+        hint = args[0] if len(args) == 1 else hint
+        origin = typing.get_origin(hint)
+    allowed = info.allowed(hint)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise OptionError(f"option {name!r} ({info.label}) must be true or false, "
+                              f"not {value!r}")
+        return
+    if hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        if ok and info.low is not None and value < info.low:
+            ok = False
+        if ok and info.high is not None and value > info.high:
+            ok = False
+        if not ok:
+            raise OptionError(f"option {name!r} ({info.label}) must be a whole number "
+                              f"{allowed}, not {value!r}")
+        return
+    if hint is str:
+        if not isinstance(value, str) or (info.choices and value not in info.choices):
+            raise OptionError(f"option {name!r} ({info.label}) must be {allowed}, not {value!r}")
+        return
+    if origin is tuple:
+        if not isinstance(value, tuple) or any(
+                not isinstance(v, str) or (info.choices and v not in info.choices) for v in value):
+            raise OptionError(f"option {name!r} ({info.label}) must be a list of {allowed}, "
+                              f"not {value!r}")
+        return
+
+
 _TRUE = {"true", "on", "yes", "1"}
 _FALSE = {"false", "off", "no", "0"}
+#: Longest whole number accepted from text (far above every range; keeps int() instant).
+MAX_DIGITS = 12
+
+
+def parse_whole_number(text: str, what: str, error: type[RulesError] = RulesError) -> int:
+    """The one reader of whole numbers typed by a person (options, rolls, rounds, counts...).
+
+    Accepted: optional spaces, an optional sign, then the ASCII digits 0-9 (at most
+    :data:`MAX_DIGITS`).  Everything else is refused with a one-line error of class ``error``
+    naming ``what`` — deliberately including other Unicode digits: ``"²"`` (which
+    ``str.isdigit`` accepts but ``int`` refuses) and full-width ``"１２"`` (which ``int`` would
+    accept), so a value means the same wherever it is typed and is shown back exactly as read.
+    """
+    raw = text
+    text = text.strip()
+    body = text[1:] if text[:1] in "+-" else text
+    if len(raw) > 40:
+        raw = raw[:20] + "…"
+    if not body or not body.isascii() or not body.isdigit():
+        raise error(f"bad {what}: {raw!r} is not a whole number (write it with the digits 0-9)")
+    if len(body) > MAX_DIGITS:
+        raise error(f"bad {what}: a number of {len(body)} digits is far too large")
+    return int(text)
 
 
 def coerce_option(key: str, text: str, hint: Any) -> Any:
@@ -148,12 +275,7 @@ def coerce_option(key: str, text: str, hint: Any) -> Any:
             return False
         raise OptionError(f"bad value {text!r} for option {key!r}: expected true or false")
     if hint is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise OptionError(
-                f"bad value {text!r} for option {key!r}: expected a whole number"
-            ) from None
+        return parse_whole_number(text, f"option {key!r}", OptionError)
     if hint is str:
         return text
     if origin is tuple:
@@ -224,6 +346,12 @@ class TurnModel(ABC, Generic[State]):
         once (``None``: unknown).  Solvers refuse up front a position whose estimate exceeds
         their state budget (issue 9), instead of starting a wait of minutes."""
         return None
+
+    def assumed(self) -> dict[str, Any]:
+        """What the position factory assumed because the caller left it out, as position flag
+        name → value (Incan Gold: ``{"round": 1}`` when no round was given), so a report can say
+        so.  Default: nothing assumed."""
+        return {}
 
     def describe(self, state: State) -> str:
         """A short human description of a state."""

@@ -115,12 +115,12 @@ from pushluck_teach.games.base import (
     Flag,
     GameSpec,
     IllegalActionError,
-    OptionError,
     PositionError,
     TableView,
     TurnModel,
     TurnRecord,
     Variant,
+    option,
     register,
 )
 
@@ -131,6 +131,8 @@ except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
 
 GAME = "captain-seven"
 SHEET_TARGETS = (75, 100, 150, 200, 1000)
+#: Largest target a game may be played to (the longest sheet length).
+MAX_TARGET = 1000
 
 JACK = "relic:jack"
 QUEEN = "relic:queen"
@@ -264,20 +266,12 @@ class CaptainSevenVariant(Variant):
     """Captain Seven's options: the stash that ends the game, secret stashes, relics."""
 
     game = GAME
-    target: int = 100
-    secret_stash: bool = False
-    relics: bool = False
-
-    def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise OptionError(
-                f"option 'target' must be a positive whole number, not {self.target!r}"
-            )
-        for name in ("secret_stash", "relics"):
-            if not isinstance(getattr(self, name), bool):
-                raise OptionError(
-                    f"option {name!r} must be true or false, not {getattr(self, name)!r}"
-                )
+    target: int = option(100, "Target stash", "a stash this large triggers the final round "
+                         "(the sheet's lengths: 75, 100, 150, 200, 1000)", low=1, high=MAX_TARGET)
+    secret_stash: bool = option(False, "Secret stashes", "the other players' stashes stay hidden "
+                                "until someone reaches the target")
+    relics: bool = option(False, "Relics", "when you stash you may keep one of the turn's A, J, Q "
+                          "or K as a relic with a special power")
 
 
 # ---- turn model ------------------------------------------------------------------------------
@@ -564,9 +558,60 @@ class CaptainSevenTurnModel(TurnModel[int]):
 
 # ---- positions -------------------------------------------------------------------------------
 
+def _doubled_index(doubled: str | None, cards: Sequence[Card], gone: Sequence[Card],
+                   relic_rank: str | None) -> int | None:
+    """The index in ``cards`` of the card a spent queen relic doubled (``None``: none)."""
+    if doubled is None or not str(doubled).strip():
+        return None
+    card = parse_card(str(doubled))
+    if card not in cards:
+        raise PositionError(f"doubled card {card.code} is not among the drawn cards")
+    if relic_rank is not None or not any(c.rank == "Q" for c in gone):
+        raise PositionError("a doubled card needs your spent queen relic in --removed (and no "
+                            "--relic: you hold none after spending it)")
+    if card_value(card) == 0:
+        raise PositionError(f"the queen doubles a card worth something, not {card.code}")
+    return list(cards).index(card)
+
+
+#: Relics the other players can hold at once (4 players, one relic each).
+OTHER_RELICS_MAX = 3
+
+
+def _check_removed(gone: Sequence[Card], relic_rank: str | None) -> None:
+    """Refuse a ``removed`` list no game can produce (:class:`PositionError`, with the reason).
+
+    With relics, a card is out of the deck during a turn only as a relic held by another player
+    (at most :data:`OTHER_RELICS_MAX`, each an A, J, Q or K), as your own relic spent this turn
+    (then you hold none, so no ``relic``), or as the one card a spent jack discarded this turn.
+    """
+    if not gone:
+        return
+    others = [c for c in gone if c.rank not in RELIC_RANKS]
+    jack_spent = relic_rank is None and any(c.rank == "J" for c in gone)
+    limit = OTHER_RELICS_MAX + (0 if relic_rank is not None else 1 + int(jack_spent))
+    if len(gone) > limit:
+        why = ("the other players' relics (3 at most)" if relic_rank is not None else
+               "the other players' relics (3 at most), your spent relic and one card a jack "
+               "discarded")
+        raise PositionError(f"{len(gone)} cards removed, but only {why} can be out of the deck "
+                            f"(at most {limit} here)")
+    if not others:
+        return
+    listed = " ".join(c.code for c in others)
+    if len(others) > 1:
+        raise PositionError(f"cards {listed} cannot all be out of the deck: besides relics "
+                            "(A, J, Q, K) only the one card a jack discarded is")
+    if not jack_spent:
+        raise PositionError(f"card {listed} cannot be out of the deck: it is not a relic (A, J, "
+                            "Q, K), and only a spent jack relic (listed in --removed, with no "
+                            "--relic) discards a card")
+
+
 
 def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
-                           relic: str | None = None, removed: Any = None
+                           relic: str | None = None, removed: Any = None,
+                           doubled: str | None = None,
                            ) -> tuple[CaptainSevenTurnModel, int]:
     """The turn after ``drawn`` (this turn's cards, in order).
 
@@ -575,7 +620,8 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     cards out of the deck for other reasons: relics held by the other players (or your own,
     spent this turn) and a card a jack discarded this turn.  A card the deck does
     not hold is a :class:`CardError`; a position in which you are already caught is a
-    :class:`PositionError`.
+    :class:`PositionError`.  ``doubled`` (relics only): the card of ``drawn`` that your queen
+    relic doubled this turn (the spent queen is then in ``removed``, and you hold no relic).
     """
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
@@ -585,6 +631,7 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
             "--removed and --relic apply to captain-seven only with the relics option "
             "(each turn starts from the full deck)"
         )
+    _check_removed(gone, relic_rank)
     deck = full_deck()
     deck = deck.remove(gone, what="deck (54 cards with 2 jokers)")
     deck = deck.remove(cards, what="deck (54 cards with 2 jokers)")
@@ -595,6 +642,7 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
             raise PositionError(f"no {relic_rank} is left for your relic: all are drawn or removed")
         out[card_class(own)] += 1
     model = CaptainSevenTurnModel(variant, relic_rank, tuple(out))
+    doubled_at = _doubled_index(doubled, cards, gone, relic_rank)
     total = 0
     for index, card in enumerate(cards):
         value = card_value(card)
@@ -611,6 +659,11 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
                 )
         total += value
         out[card_class(card)] += 1
+        if index == doubled_at:
+            total += value
+            if index > 0 and total % 10 == 7:
+                raise PositionError(f"the queen doubles {card.code} to a total of {total}, which "
+                                    "ends in 7: you are caught, the turn is already over")
     state = encode_state(
         out, total, started=bool(cards), relic=model.relic_code,
         last=card_value(cards[-1]) if cards else None, last_first=len(cards) == 1,
@@ -650,6 +703,7 @@ class CaptainSevenEngine(Engine):
         self.rng.shuffle(self.pile)
         self.hand: list[Card] = []
         self.discarded: list[Card] = []
+        self.doubled: Card | None = None  # the card the queen relic doubled this turn
         self.drawn_log: list[Card] = []
         self.total = 0
         self.started = False
@@ -750,6 +804,7 @@ class CaptainSevenEngine(Engine):
             self.relic_live = False
             self.relics[self._player] = None
             self.total += value
+            self.doubled = self.hand[-1]
             self.last = None
             self.phase = "play"
             self._say(f"{me} plays the queen relic: the card counts twice, total {self.total}.",
@@ -926,8 +981,9 @@ class CaptainSevenEngine(Engine):
     def position_flags(self) -> dict[str, str]:
         """``pushluck odds`` flags for the turn: ``drawn`` (the cards counting now) and, with
         relics, ``relic`` (yours, if unspent) and ``removed`` (the other relics held at the turn
-        start, your spent relic, a card a jack discarded).  A pending queen or jack choice on the
-        last card is shown as still open."""
+        start, your spent relic, a card a jack discarded) and ``doubled`` (the card your queen
+        relic doubled this turn).  A pending queen or jack choice on the last card is shown as
+        still open."""
         flags: dict[str, str] = {}
         if self.hand:
             flags["drawn"] = " ".join(c.code for c in self.hand)
@@ -937,12 +993,12 @@ class CaptainSevenEngine(Engine):
             if own is not None and not self.relic_live:
                 gone.append(own)
             gone.extend(self.discarded)
-            if self.relic_live and own is not None and own.rank != "K":
-                flags["relic"] = own.rank
-            elif own is not None and own.rank == "K":
-                gone.append(own)
+            if self.relic_live and own is not None:
+                flags["relic"] = own.rank  # an A, J or Q not spent yet (a king is never live)
             if gone:
                 flags["removed"] = " ".join(c.code for c in gone)
+            if self.doubled is not None and self.doubled in self.hand:
+                flags["doubled"] = self.doubled.code
         return flags
 
     @property

@@ -101,6 +101,8 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    option,
+    parse_whole_number,
     register,
 )
 
@@ -184,19 +186,22 @@ class HitListVariant(Variant):
     """Every option of docs/rules.md for High-Stakes Hit List (all off by default)."""
 
     game = GAME
-    soft_aces: bool = False
-    silent_assassin: bool = False
-    ghost: bool = False
-    rival_interference: bool = False
-    one_last_job: bool = False
-    long_haul: bool = False
-    bad_life: bool = False
-    solo: bool = False
-
-    def __post_init__(self) -> None:
-        for name, value in self.options().items():
-            if not isinstance(value, bool):
-                raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+    soft_aces: bool = option(False, "Soft aces", "aces count like blackjack: 11 unless that "
+                             "takes the job over 21, then 1")
+    silent_assassin: bool = option(False, "Silent assassin", "executing at exactly 21 counts "
+                                   "2 hits and +15 points")
+    ghost: bool = option(False, "Ghost", "+20 points at the end for a player who never botched "
+                         "a job")
+    rival_interference: bool = option(False, "Rival interference", "drawing a pair (without "
+                                      "botching) steals a random card from a rival's hit piles")
+    one_last_job: bool = option(False, "One last job", "the job that gives your 5th hit needs "
+                                "at least 3 cards")
+    long_haul: bool = option(False, "The long haul", "two decks, and the game ends only when "
+                             "the deck runs out")
+    bad_life: bool = option(False, "Bad life", "a player who botches 6 jobs is out and "
+                            "scores 0")
+    solo: bool = option(False, "Lone gunman (solo)", "one player: the game ends at 5 hits, "
+                        "the 6th botched job or the end of the deck")
 
     @property
     def decks(self) -> int:
@@ -405,6 +410,19 @@ def parse_ace_values(text: str | Iterable[int | str] | None, aces: int, soft: bo
     return tuple(values)
 
 
+def _check_hits(variant: HitListVariant, hits: int) -> None:
+    """Refuse hit counts no game reaches before a job (:class:`PositionError` with the reason).
+
+    Without ``long_haul`` a player with 5 hits never takes another job (the 5th hit ends the
+    game or starts the last round, in which only the players after them play).  (Each earlier
+    hit also took at least 2 cards out of the deck; that is not required of ``removed``, because
+    the solo model deliberately asks for a job with hits from a fresh deck.)
+    """
+    if not variant.long_haul and hits >= HITS_TO_WIN:
+        raise PositionError(f"hits {hits}: a player with {HITS_TO_WIN} hits takes no more jobs "
+                            "(only long_haul plays on)")
+
+
 def hit_list_position(variant: HitListVariant, *, drawn: str | Iterable[Any] | None = None,
                       removed: str | Iterable[Any] | None = None,
                       ace_values: str | Iterable[int | str] | None = None,
@@ -421,10 +439,11 @@ def hit_list_position(variant: HitListVariant, *, drawn: str | Iterable[Any] | N
     deck0 = full.remove(removed_cards, what="deck")
     if hits is None:
         hits = 0
-    elif isinstance(hits, str) and hits.strip().isdigit():
-        hits = int(hits)
+    elif isinstance(hits, str):
+        hits = parse_whole_number(hits, "hits", PositionError)
     if not isinstance(hits, int) or isinstance(hits, bool) or hits < 0:
         raise PositionError(f"bad --hits {hits!r}: the hits completed must be 0 or more")
+    _check_hits(variant, hits)
     aces = sum(1 for c in drawn_cards if c.rank == "A")
     values = iter(parse_ace_values(ace_values, aces, variant.soft_aces))
     opening = tuple(
@@ -477,6 +496,8 @@ class HitListEngine(Engine):
         self.best_hit = [0] * players
         self.out = [False] * players
         self._final: set[int] | None = None
+        #: The cards of a job the end of the deck cut short (neither a hit nor a botch).
+        self.unfinished_job: tuple[Card, ...] = ()
         self._over = False
         self.end_reason = ""
         if not self._deck:
@@ -668,6 +689,7 @@ class HitListEngine(Engine):
         self._say(f"Player {p + 1} executes the hit for {value}.{silent} "
                   f"Hits: {self.hits[p]}.", out)
         self.turn_records.append(TurnRecord(p, result, False, tuple(self._job), "hit"))
+        self._job, self._values = [], []  # the cards are in the hit pile now
         if before < HITS_TO_WIN <= self.hits[p] and not self.variant.long_haul:
             if self.variant.solo:
                 self._finish(f"Player {p + 1} completes {HITS_TO_WIN} hits", out)
@@ -682,6 +704,7 @@ class HitListEngine(Engine):
         self._pending_ace = False
         self.botched[p].append(tuple(self._job))
         self.turn_records.append(TurnRecord(p, BOTCH_PENALTY, True, tuple(self._job), "botched"))
+        self._job, self._values = [], []  # the cards are in the botched pile now
         self._say(f"Player {p + 1} botches the job (-10). Botched jobs: {len(self.botched[p])}.",
                   out)
         if (self.variant.bad_life or self.variant.solo) and len(self.botched[p]) >= BOTCHES_TO_DIE:
@@ -720,6 +743,7 @@ class HitListEngine(Engine):
             self.turn_records.append(TurnRecord(p, 0, False, tuple(self._job), "deck ran out"))
             self._say(f"The deck runs out during player {p + 1}'s job: it counts as neither "
                       "a hit nor a botch.", out)
+            self.unfinished_job = tuple(self._job)
             self._job, self._values = [], []
         self._finish("the deck ran out", out)
 

@@ -89,17 +89,20 @@ from pushluck_teach.games.base import (
     Flag,
     GameSpec,
     IllegalActionError,
-    OptionError,
     PositionError,
     TableView,
     TurnModel,
     TurnRecord,
     Variant,
+    option,
+    parse_whole_number,
     register,
 )
 
 GAME = "incan-gold"
 ROUNDS_MAX = 5
+#: Other explorers the group model takes (``others``).
+OTHERS_MAX = 3
 RING = 13
 FULL_RING = (1 << RING) - 1
 TREASURE_RANKS: tuple[str, ...] = ("A", "3", "5", "7", "9", "J", "K")
@@ -185,26 +188,13 @@ class IncanGoldVariant(Variant):
     """Incan Gold's options (see the module docstring for why each exists)."""
 
     game = GAME
-    rounds: int = 5
-    remove_sprung_trap: bool = True
-    tie_break: str = "shared"
-
-    def __post_init__(self) -> None:
-        if (not isinstance(self.rounds, int) or isinstance(self.rounds, bool)
-                or not 1 <= self.rounds <= ROUNDS_MAX):
-            raise OptionError(
-                f"option 'rounds' must be a whole number 1-{ROUNDS_MAX} (one artifact per round),"
-                f" not {self.rounds!r}"
-            )
-        if not isinstance(self.remove_sprung_trap, bool):
-            raise OptionError(
-                "option 'remove_sprung_trap' must be true or false, "
-                f"not {self.remove_sprung_trap!r}"
-            )
-        if self.tie_break not in ("shared", "artifacts"):
-            raise OptionError(
-                f"option 'tie_break' must be 'shared' or 'artifacts', not {self.tie_break!r}"
-            )
+    rounds: int = option(5, "Rounds", "rounds in a game; each round adds one artifact (there "
+                         "are five)", low=1, high=ROUNDS_MAX)
+    remove_sprung_trap: bool = option(True, "Sprung traps leave", "the trap card that sprang "
+                                      "leaves the game; off, every trap stays all game")
+    tie_break: str = option("shared", "Tie break", "players tied for the most gems share the "
+                            "win, or the one with more artifacts wins",
+                            choices=("shared", "artifacts"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,6 +357,11 @@ class IncanGoldTurnModel(TurnModel[IGState]):
     drawn: tuple[Card, ...] = ()
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False,
                                    compare=False, hash=False)
+    assumed_round: int | None = field(default=None, repr=False, compare=False)
+
+    def assumed(self) -> dict[str, Any]:
+        """``{"round": N}`` when the position's round was inferred, not given."""
+        return {} if self.assumed_round is None else {"round": self.assumed_round}
 
     @property
     def start(self) -> IGState:
@@ -553,6 +548,11 @@ class IncanGoldGroupModel(TurnModel[IGState]):
     deck: RoundDeck = RoundDeck()
     drawn: tuple[Card, ...] = ()
     _solo: IncanGoldTurnModel = field(init=False, repr=False, compare=False, hash=False)
+    assumed_round: int | None = field(default=None, repr=False, compare=False)
+
+    def assumed(self) -> dict[str, Any]:
+        """``{"round": N}`` when the position's round was inferred, not given."""
+        return {} if self.assumed_round is None else {"round": self.assumed_round}
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.others) <= 3:
@@ -712,15 +712,21 @@ def parse_others(text: str | Sequence[int] | None) -> tuple[int, ...]:
     """``"5,10"`` → ``(5, 10)``: each other explorer's leaving threshold."""
     if text is None:
         return ()
-    if not isinstance(text, str):
-        return tuple(int(t) for t in text)
+    tokens = text.replace(" ", ",").split(",") if isinstance(text, str) else list(text)
     values = []
-    for token in text.replace(" ", ",").split(","):
-        if not token:
-            continue
-        if not token.isdigit():
-            raise PositionError(f"bad threshold {token!r} in others: write e.g. others=5,10")
-        values.append(int(token))
+    for token in tokens:
+        if isinstance(token, str):
+            if not token.strip():
+                continue
+            token = parse_whole_number(token, "threshold in others (e.g. others=5,10)",
+                                       PositionError)
+        if isinstance(token, bool) or not isinstance(token, int) or token < 0:
+            raise PositionError(f"bad threshold {token!r} in others: a threshold is a whole "
+                                "number of gems, 0 or more")
+        values.append(token)
+    if len(values) > OTHERS_MAX:
+        raise PositionError(f"others gives {len(values)} explorers: the model takes 1-"
+                            f"{OTHERS_MAX} other explorers")
     return tuple(values)
 
 
@@ -790,21 +796,25 @@ def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card
     gone = parse_cards(removed)
     for card in (*flips, *gone):
         classify(card)
+    if isinstance(round, str):
+        round = parse_whole_number(round, "round", PositionError)
     round_no = infer_round(flips, gone) if round is None else round
-    if not isinstance(round_no, int) or not 1 <= round_no <= variant.rounds:
-        raise PositionError(f"round must be 1-{variant.rounds}, not {round_no}")
+    if isinstance(round_no, bool) or not isinstance(round_no, int) \
+            or not 1 <= round_no <= variant.rounds:
+        raise PositionError(f"round must be 1-{variant.rounds}, not {round_no!r}")
     for card in flips:
         kind, index = classify(card)
         if kind == "artifact" and index + 1 > round_no:
             raise PositionError(f"artifact {card.code} joins in round {index + 1}, after round "
                                 f"{round_no}")
     deck = round_deck(variant, gone, round_no)
+    assumed = round_no if round is None else None
     thresholds = parse_others(others)
     model: TurnModel[IGState]
     if thresholds:
-        model = IncanGoldGroupModel(variant, thresholds, deck, flips)
+        model = IncanGoldGroupModel(variant, thresholds, deck, flips, assumed_round=assumed)
     else:
-        model = IncanGoldTurnModel(variant, deck, flips)
+        model = IncanGoldTurnModel(variant, deck, flips, assumed_round=assumed)
     return model, model.start
 
 

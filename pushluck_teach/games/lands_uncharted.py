@@ -82,11 +82,12 @@ default turn, because with an ally held drawing stays optimal up to turn totals 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pushluck_teach.cards import Card, Deck, parse_cards, standard_cards
+from pushluck_teach.cards import Card, CardError, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
     ALLIES,
     DRAW,
@@ -104,6 +105,8 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    option,
+    parse_whole_number,
     register,
 )
 
@@ -112,6 +115,8 @@ DECLARE = "declare"
 SOLO_TURNS = 10
 BURIED_TOTAL = 21
 BURIED_BONUS = 5
+#: Largest target a game may be played to.
+MAX_TARGET = 1000
 
 # Card classes.
 ACE = 0
@@ -209,24 +214,23 @@ class LandsUnchartedVariant(Variant):
     """
 
     game = GAME
-    allies_persist: bool = True
-    target: int = 100
-    buried_treasure: bool = False
-    double_or_nothing: bool = False
-    cursed_idol: tuple[str, ...] = ()
-    solo: bool = False
+    allies_persist: bool = option(True, "Allies stay", "unused allies (aces) stay with you for "
+                                  "later turns; off, they are discarded at the end of the turn")
+    target: int = option(100, "Target score", "a score this large on banking finishes the "
+                         "round, and the highest score wins", low=1, high=MAX_TARGET)
+    buried_treasure: bool = option(False, "Buried treasure", "banking exactly 21 in one turn "
+                                   "scores 26")
+    double_or_nothing: bool = option(False, "Double or nothing", "from 10 below the target you "
+                                     "may declare: bank only at exactly the target, a bust "
+                                     "drops you to 20 below it")
+    cursed_idol: tuple[str, ...] = option((), "Cursed idols", "the queens with a curse when they "
+                                          "enter the haul (all, off, or a list)",
+                                          choices=CURSED_NAMES)
+    solo: bool = option(False, "Solo", "one player, ten turns: the total is the score to beat")
 
     def __post_init__(self) -> None:
-        for name in ("allies_persist", "buried_treasure", "double_or_nothing", "solo"):
-            if not isinstance(getattr(self, name), bool):
-                raise OptionError(
-                    f"option {name!r} must be true or false, not {getattr(self, name)!r}"
-                )
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise OptionError(
-                f"option 'target' must be a positive whole number, not {self.target!r}"
-            )
         object.__setattr__(self, "cursed_idol", _normalise_cursed(self.cursed_idol))
+        super().__post_init__()
 
     @property
     def cursed_suits(self) -> tuple[str, ...]:
@@ -571,11 +575,19 @@ def lands_uncharted_position(
     """
     drawn_cards = parse_cards(drawn)
     removed_cards = parse_cards(removed)
-    Deck.standard().remove((*removed_cards, *drawn_cards), what="52-card deck")
+    Deck.standard().remove(removed_cards, what="52-card deck")
+    Deck.standard().remove(dict.fromkeys(drawn_cards), what="52-card deck")
     held = 0 if allies is None else allies
+    if isinstance(held, str):
+        held = parse_whole_number(held, "allies", PositionError)
+    if isinstance(score, str):
+        score = parse_whole_number(score, "score", PositionError)
     if isinstance(held, bool) or not isinstance(held, int) or held < 0:
         raise PositionError(f"allies must be a whole number of at least 0, not {allies!r}")
-    aces_out = sum(1 for c in (*removed_cards, *drawn_cards) if c.rank == "A")
+    if held and not variant.allies_persist:
+        raise PositionError(f"allies {held}: with allies_persist off unused allies are discarded "
+                            "at the end of every turn, so none are held from earlier turns")
+    aces_out = sum(1 for c in {*removed_cards, *drawn_cards} if c.rank == "A")
     if held > 4 - aces_out:
         raise PositionError(
             f"allies {held}: only {4 - aces_out} aces are left outside the removed and drawn "
@@ -594,7 +606,16 @@ def lands_uncharted_position(
     pile = pack_counts(standard_cards(), suits) - pack_counts(removed_cards, suits) - held
     raw_state: LUState = (pile, 0, 0, held, START, int(score is not None))
     raw = LandsUnchartedTurnModel(variant, raw_state, score=score, symmetric=False)
+    # A card may be out (removed) and then drawn, or drawn twice, only after the draw pile ran
+    # out and the discard pile became the new draw pile during this turn.
+    seen = Counter(removed_cards)
+    reshuffled = False
     for i, card in enumerate(drawn_cards):
+        reshuffled = reshuffled or not LandsUnchartedTurnModel.pile_size(raw_state[0])
+        if seen[card] and not reshuffled:
+            raise CardError(f"card {card.code} appears more often than the 52-card deck holds "
+                            "it (1 copy), and the draw pile has not run out this turn")
+        seen[card] += 1
         outcomes = raw._draw(raw_state, only=card_class(card, suits))
         if not outcomes or len(outcomes[0][1]) == 2:
             raise PositionError(_bust_reason(card, drawn_cards[:i], raw_state, variant))

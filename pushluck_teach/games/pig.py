@@ -32,16 +32,21 @@ from pushluck_teach.games.base import (
     Engine,
     GameSpec,
     IllegalActionError,
-    OptionError,
     PositionError,
     TableView,
     TurnModel,
     TurnRecord,
     Variant,
+    option,
+    parse_whole_number,
     register,
 )
 
 GAME = "pig"
+#: Largest die (a d20; its turn has 210 totals, solved in milliseconds).
+MAX_DIE_SIDES = 20
+#: Largest target (the whole-game solver's limit: a few seconds and about 200 MB).
+MAX_TARGET = 200
 PigState = tuple[Any, ...]
 
 
@@ -50,18 +55,10 @@ class PigVariant(Variant):
     """Pig's options: the score to reach and the number of faces on the die."""
 
     game = GAME
-    target: int = 100
-    die_sides: int = 6
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or self.target < 1:
-            raise OptionError(
-                f"option 'target' must be a positive whole number, not {self.target!r}"
-            )
-        if not isinstance(self.die_sides, int) or self.die_sides < 2:
-            raise OptionError(
-                f"option 'die_sides' must be a whole number of at least 2, not {self.die_sides!r}"
-            )
+    target: int = option(100, "Target score", "the first player whose score reaches it on "
+                         "holding wins", low=1, high=MAX_TARGET)
+    die_sides: int = option(6, "Die sides", "faces of the die, numbered 1 to this; a 1 loses the "
+                            "turn total", low=2, high=MAX_DIE_SIDES)
 
     @property
     def hold_threshold(self) -> int:
@@ -136,11 +133,12 @@ def parse_rolls(text: str | None, die_sides: int) -> tuple[int, ...]:
         return ()
     rolls = []
     for token in text.replace(",", " ").split():
-        if not token.isdigit() or not 1 <= int(token) <= die_sides:
+        roll = parse_whole_number(token, "roll", PositionError)
+        if not 1 <= roll <= die_sides:
             raise PositionError(f"bad roll {token!r}: a roll is a whole number 1-{die_sides}")
-        if int(token) == 1:
+        if roll == 1:
             raise PositionError("roll 1 busts the turn: the position is already over")
-        rolls.append(int(token))
+        rolls.append(roll)
     return tuple(rolls)
 
 

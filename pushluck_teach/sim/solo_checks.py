@@ -72,7 +72,7 @@ def model_monte_carlo(game: str, variant: Any = None, policy: str | SoloPolicy =
         variant = lands_variant(variant)
         setups = []
         for a in range(MAX_ALLIES + 1):
-            model, start = spec.position(variant, allies=a)
+            model, start = spec.position(variant, allies=a if variant.allies_persist else 0)
             setups.append((model, start, rule.chooser(TurnSolver(model))))
         for _ in range(n):
             allies = score = 0

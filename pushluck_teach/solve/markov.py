@@ -48,14 +48,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.linalg import splu
+from typing import TYPE_CHECKING, Any
 
 from pushluck_teach.games.base import DRAW, PositionError, TurnModel
 from pushluck_teach.solve.turn import TooManyStates, TurnSolver, policy_graph
+
+if TYPE_CHECKING:  # NumPy/SciPy load only for the float analysis (the static site has neither)
+    import numpy as np
+    import scipy.sparse as sp
 
 Policy = Callable[[Any], str]
 
@@ -106,6 +106,8 @@ class TurnChain:
 
     def transition_matrix(self) -> sp.csr_matrix:
         """The full ``P`` (float, ``scipy.sparse`` CSR), absorbing states with ``P[k, k] = 1``."""
+        import scipy.sparse as sp
+
         n = self.n_states
         rows = [i for i, _, _ in self.edges] + list(range(self.n_transient, n))
         cols = [j for _, j, _ in self.edges] + list(range(self.n_transient, n))
@@ -135,6 +137,8 @@ class TurnChain:
 
     def draw_vector(self) -> np.ndarray:
         """``d``: 1 where the policy draws, 0 elsewhere (transient states)."""
+        import numpy as np
+
         return np.array([1.0 if a == DRAW else 0.0 for a in self.actions])
 
 
@@ -246,6 +250,10 @@ class Absorption:
 
 def absorbing_analysis(chain: TurnChain, *, dense_limit: int = DENSE_LIMIT) -> Absorption:
     """Expected steps and draws, and absorption probabilities, by sparse LU of ``I - Q``."""
+    import numpy as np
+    import scipy.sparse as sp
+    from scipy.sparse.linalg import splu
+
     Q, R = chain.blocks()
     t = chain.n_transient
     lu = splu(sp.csc_matrix(sp.identity(t, format="csc") - Q))

@@ -1,23 +1,74 @@
-"""Run a widget's slow computation in a worker thread, latest request only.
+"""Run a widget's slow computation off the click path, latest request only.
 
 A click must return at once, so a widget hands its slow part (a distribution, a whole-game
-chance) to :class:`LatestOnly`: one worker thread per widget, a generation counter that every new
+chance) to :class:`LatestOnly`: one worker per widget, a generation counter that every new
 request (or :meth:`LatestOnly.supersede`) advances, and a completion callback that runs only for
 the latest request, so an older answer never overwrites a newer one.
+
+The worker is a thread in a Voilà kernel.  Pyodide (the static site, ``scripts/build_site.sh``)
+has no threads; there the same task runs on the event loop right after the click's handler
+returns (:class:`EventLoopExecutor`), so the cheap numbers and the "computing…" note reach the
+page first.  The kernel lives in a Web Worker, so the tab itself never freezes, only later
+clicks wait.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import sys
 from collections.abc import Callable
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
-from typing import Generic, TypeVar
+from concurrent.futures import CancelledError, Executor, Future, ThreadPoolExecutor
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
 
+def threads_available() -> bool:
+    """False in Pyodide (``sys.platform == "emscripten"``), where a thread cannot start."""
+    return sys.platform != "emscripten"
+
+
+class EventLoopExecutor(Executor):
+    """Runs each task on the current event loop (soon, in order), or at once without a loop."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the future's callbacks, as a thread would
+                future.set_exception(exc)
+
+        loop = _loop_for_later()
+        if loop is None:
+            run()
+        else:
+            loop.call_soon(run)
+        return future
+
+
+def _loop_for_later() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        if sys.platform == "emscripten":  # Pyodide's WebLoop runs callbacks without run_*()
+            return asyncio.get_event_loop()
+        return None
+
+
+def worker_executor(name: str) -> Executor:
+    """One worker for a widget's background tasks: a thread where possible."""
+    if threads_available():
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+    return EventLoopExecutor()
+
+
 class LatestOnly(Generic[T]):
-    """One worker thread; each :meth:`submit` supersedes the previous request.
+    """One worker (a thread where possible); each :meth:`submit` supersedes the previous request.
 
     ``generation`` counts requests; a result is delivered to its ``on_done`` callback (in the
     worker thread) only while its generation is still the latest and it was not cancelled.
@@ -28,7 +79,7 @@ class LatestOnly(Generic[T]):
     def __init__(self, thread_name: str) -> None:
         self._thread_name = thread_name
         self._generation = 0
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._future: Future[T] | None = None
 
     @property
@@ -54,8 +105,7 @@ class LatestOnly(Generic[T]):
         call ``on_done(future)`` if that generation is still the latest."""
         generation = self._generation
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1,
-                                                thread_name_prefix=self._thread_name)
+            self._executor = worker_executor(self._thread_name)
         if self._future is not None:
             self._future.cancel()  # only stops a computation that has not started yet
         future = self._executor.submit(work)

@@ -19,6 +19,7 @@ from pushluck_teach.games.base import Engine
 from pushluck_teach.sim.gauge import win_chance_task
 from pushluck_teach.solve.whole_game import solver_for
 from pushluck_teach.ui.background import LatestOnly
+from pushluck_teach.ui.pyodide_site import missing_message
 from pushluck_teach.ui.whole_game import win_gauge_html
 
 
@@ -45,7 +46,13 @@ class WinChanceGauge(widgets.HTML):
     def show(self, engine: Engine, who: str) -> None:
         """Start computing the gauge for the engine's current position."""
         self._task.supersede()
-        task = win_chance_task(engine)
+        try:
+            task = win_chance_task(engine)
+        except ImportError as exc:  # the static site's Pyodide has no NumPy/SciPy
+            self.probability = None
+            self.value = (f"<div class='pushluck-win-gauge'>{escape(who)}: chance to win "
+                          f"from here: {escape(missing_message(exc))}</div>")
+            return
         if task is None:
             self.probability = None
             self.value = ""

@@ -26,13 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import plotly.graph_objects as go
 
 from pushluck_teach.ui.figures import live_figure
 from pushluck_teach.ui.theme import OKABE_ITO
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HEATMAP_SCALE = "Cividis"
 BOUNDARY_SCALE = "Viridis"
@@ -56,6 +58,8 @@ def win_probability_heatmap(values: np.ndarray, *,
                             x_label: str = "Opponent's score", y_label: str = "Your score",
                             widget: bool = False) -> go.Figure:
     """Heatmap of ``values[i, j]`` (rows: my score ``i``; columns: opponent's score ``j``)."""
+    import numpy as np  # here, not at import: the static site's Pyodide has none
+
     values = np.asarray(values, dtype=float)
     rows, cols = values.shape
     trace = go.Heatmap(
@@ -83,6 +87,8 @@ def hold_boundary_heatmap(boundary: np.ndarray, *,
                           zmax: float | None = None, widget: bool = False) -> go.Figure:
     """Heatmap of ``boundary[i, j]``, the turn total at which the optimal player holds;
     colours stop at ``zmax`` if given (the hover always shows the true total)."""
+    import numpy as np  # here, not at import: the static site's Pyodide has none
+
     boundary = np.asarray(boundary, dtype=float)
     rows, cols = boundary.shape
     trace = go.Heatmap(
@@ -104,6 +110,8 @@ def hold_boundary_surface(boundary: np.ndarray, *,
                           x_label: str = "Opponent's score", y_label: str = "Your score",
                           widget: bool = False) -> go.Figure:
     """The hold boundary as a 3-D surface (below it: roll; on and above it: hold)."""
+    import numpy as np  # here, not at import: the static site's Pyodide has none
+
     boundary = np.asarray(boundary, dtype=float)
     rows, cols = boundary.shape
     trace = go.Surface(
@@ -256,6 +264,7 @@ def position_explorer(start: np.ndarray, roll: np.ndarray, hold: np.ndarray, *,
     turn totals from ``min_total`` (Pig: 2, the smallest scoring face) are charted.
     """
     import ipywidgets as widgets
+    import numpy as np  # here, not at import: the static site's Pyodide has none
 
     mine = widgets.IntSlider(value=my_score, min=0, max=target - 1, description="Your score")
     theirs = widgets.IntSlider(value=opp_score, min=0, max=target - 1,

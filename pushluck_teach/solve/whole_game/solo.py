@@ -187,7 +187,9 @@ def lands_turn_outcomes(variant: LandsUnchartedVariant, policy: SoloPolicy, alli
     """``{(banked, allies after the turn): probability}`` for one turn from a fresh deck with
     ``allies`` held (the model of the module docstring)."""
     spec = get_game(LANDS)
-    model, start = spec.position(variant, allies=allies)
+    # Without allies_persist no ally is ever held at a turn start (the position factory refuses
+    # it); the chain still asks for every count, and those rows are never reached.
+    model, start = spec.position(variant, allies=allies if variant.allies_persist else 0)
     solver = TurnSolver(model)
     keep = variant.allies_persist
 

@@ -1,0 +1,149 @@
+"""Suite-wide settings: hypothesis profiles, an isolated solver cache, and a check that the
+browser tests and every notebook really ran.
+
+* Hypothesis: ``HYPOTHESIS_PROFILE=ci|dev|thorough`` picks a profile; without it, ``ci`` when
+  the ``CI`` environment variable is set, else ``dev``.  ``ci`` is derandomised (the same
+  examples on every run, so a red CI is reproducible) and has no deadline (a shared 2-core
+  machine has slow moments); ``thorough`` runs many more examples for a local hunt.
+* The user's solver cache (``~/.cache/pushluck_teach``) is never read or written by the tests:
+  ``PUSHLUCK_CACHE`` points at a fresh temporary directory for the whole session (subprocesses
+  and Voilà kernels inherit it).
+* A glob that finds nothing must not pass silently: when the browser tests or the notebooks are
+  part of the run, the session fails unless each notebook ran at least one cell and every
+  selected browser test and notebook cell really ran (not skipped).  The counts are printed in
+  the terminal summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent
+NOTEBOOKS = ROOT / "notebooks"
+
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", deadline=None, max_examples=500,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI")
+                                                               else "dev"))
+
+_CACHE_DIR = tempfile.mkdtemp(prefix="pushluck-test-cache-")
+os.environ["PUSHLUCK_CACHE"] = _CACHE_DIR
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_CACHE_DIR, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test sees the session's temporary cache (a test may still point it elsewhere)."""
+    monkeypatch.setenv("PUSHLUCK_CACHE", _CACHE_DIR)
+
+
+# ---- did the browser tests and the notebooks run? -----------------------------------------------
+
+_selected: list[pytest.Item] = []
+_deselected: list[pytest.Item] = []
+_ran: Counter[str] = Counter()  # node id -> 1 when its call phase ran (passed or failed)
+_skipped: set[str] = set()
+
+
+def _is_browser(item: pytest.Item) -> bool:
+    return item.get_closest_marker("browser") is not None
+
+
+def _notebook_of(item: pytest.Item) -> Path | None:
+    path = Path(str(item.path))
+    return path if path.suffix == ".ipynb" else None
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    _deselected.extend(items)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _selected.extend(session.items)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and not report.skipped:
+        _ran[report.nodeid] = 1
+    if report.skipped:
+        _skipped.add(report.nodeid)
+
+
+def _code_cells(path: Path) -> int:
+    """Code cells in a notebook (a page of text alone, like the landing page, has none)."""
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    return sum(1 for cell in cells if cell.get("cell_type") == "code")
+
+
+def _in_scope(config: pytest.Config, path: Path) -> bool:
+    """Whether the run was asked to collect ``path`` (directly or through a parent)."""
+    for arg in config.args:
+        target = Path(arg.split("::")[0])
+        if not target.is_absolute():
+            target = Path(config.invocation_params.dir) / target
+        target = target.resolve()
+        if target == path or target in path.parents:
+            return True
+    return False
+
+
+def ran_everything_problems(config: pytest.Config) -> tuple[list[str], str]:
+    """What went unrun (each a one-line problem), and the summary line of counts."""
+    problems: list[str] = []
+    nbval = bool(config.getoption("nbval", False) or config.getoption("nbval_lax", False))
+    browser_items = [i for i in _selected if _is_browser(i)]
+    notebook_items = [i for i in _selected if _notebook_of(i) is not None]
+    for item in [*browser_items, *notebook_items]:
+        if item.nodeid in _skipped:
+            problems.append(f"{item.nodeid} was skipped: it must run")
+    if nbval and _in_scope(config, NOTEBOOKS):
+        notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
+        if not notebooks:
+            problems.append("no notebook found in notebooks/")
+        seen = {_notebook_of(i) for i in [*_selected, *_deselected]}
+        for path in notebooks:
+            if path not in seen and _code_cells(path):
+                problems.append(f"notebook {path.name} was not collected: no cell ran")
+    browser_file = ROOT / "tests" / "test_browser.py"
+    collected_browser = [i for i in [*_selected, *_deselected] if _is_browser(i)]
+    if _in_scope(config, browser_file) and browser_file.exists() and not collected_browser:
+        problems.append("tests/test_browser.py collected no browser test")
+    browser_ran = sum(_ran[i.nodeid] for i in browser_items)
+    cells_ran = sum(_ran[i.nodeid] for i in notebook_items)
+    books = len({_notebook_of(i) for i in notebook_items if _ran[i.nodeid]})
+    summary = (f"pushluck checks: {browser_ran} browser tests ran, {cells_ran} notebook cells "
+               f"ran in {books} notebooks")
+    return problems, summary
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if session.config.option.collectonly or exitstatus not in (0, 1):
+        return
+    if getattr(session.config.option, "last_failed", False) or session.config.option.keyword:
+        return  # a deliberately partial run
+    problems, _ = ran_everything_problems(session.config)
+    if problems:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    problems, summary = ran_everything_problems(config)
+    if not any(_is_browser(i) or _notebook_of(i) for i in _selected) and not problems:
+        return
+    terminalreporter.write_line(summary)
+    for problem in problems:
+        terminalreporter.write_line(f"NOT RUN: {problem}", red=True)

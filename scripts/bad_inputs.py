@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""The bad-input table: every bad input and impossible position we try, with the message it gets.
+
+One source for three things:
+
+* ``cases()`` lists the inputs: hand-picked ones (each found by trying, most from the issues) and
+  generated ones (every option of every game with values outside its allowed range, digits that
+  are not 0-9, words it does not take; bad card tokens; cards a game's deck does not hold).
+  A case is a command line (``argv`` for ``pushluck``) or an API call (``api``: a variant from
+  options, or a position from position flags), with ``names``: a piece of text the message must
+  contain (what was wrong).
+* ``tests/data/bad_inputs.json`` records each case with the one-line message it gets now.
+  ``tests/test_bad_inputs.py`` runs every case and checks the rules of the table (CLI: exit
+  status 2, nothing on stdout, one line on stderr, no traceback, quick; API: the right error
+  class) and that the message is still the recorded one.
+* ``docs/bad-inputs.md`` is rendered from the JSON by :func:`render_doc` (the test checks it is
+  up to date, so the document cannot drift).
+
+Usage::
+
+    python scripts/bad_inputs.py            # run every case, rewrite the JSON and the doc
+    python scripts/bad_inputs.py --check    # exit 1 if the JSON or the doc is out of date
+
+To add a case, add it to ``LISTED`` (or a generator) and run the script; review the new
+messages in the diff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import time
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "bad_inputs.json"
+DOC = ROOT / "docs" / "bad-inputs.md"
+
+# Hand-picked cases: (what, argv or api call, text the message must contain).
+LISTED: list[dict[str, Any]] = [
+    # ---- digits that are not 0-9 (issue 8) --------------------------------------------------
+    {"what": "a superscript two as a Pig roll", "argv": ["odds", "pig", "--drawn", "²"],
+     "names": "'²'"},
+    {"what": "full-width digits as a Pig roll", "argv": ["odds", "pig", "--drawn", "１２"],
+     "names": "'１２'"},
+    {"what": "a superscript two as an Incan Gold threshold",
+     "argv": ["odds", "incan-gold", "--drawn", "5h", "--others", "²"], "names": "'²'"},
+    {"what": "full-width digits as an Incan Gold threshold",
+     "argv": ["odds", "incan-gold", "--others", "５"], "names": "'５'"},
+    {"what": "a negative Incan Gold threshold", "argv": ["odds", "incan-gold", "--others", "-3"],
+     "names": "-3"},
+    {"what": "four other explorers (the model takes 1-3)",
+     "argv": ["odds", "incan-gold", "--others", "1,2,3,4"], "names": "1-3 other explorers"},
+    {"what": "a superscript die size", "argv": ["odds", "pig", "--option", "die_sides=²"],
+     "names": "die_sides"},
+    {"what": "a number with thousands of digits",
+     "argv": ["odds", "pig", "--option", "target=" + "9" * 5000], "names": "far too large"},
+    # ---- unbounded options (issue 8) ----------------------------------------------------------
+    {"what": "a 100-sided die (a minute to solve before)",
+     "argv": ["odds", "pig", "--option", "die_sides=100"], "names": "2-20"},
+    {"what": "a 200-sided die (RecursionError before)",
+     "argv": ["odds", "pig", "--option", "die_sides=200"], "names": "2-20"},
+    {"what": "a 100,000-sided die for the whole game (hung before)",
+     "argv": ["solve", "pig", "--option", "die_sides=100000"], "names": "2-20"},
+    {"what": "a Pig target beyond the whole-game solver",
+     "argv": ["solve", "pig", "--target", "1000"], "names": "1-200"},
+    # ---- impossible positions (issue 8) -------------------------------------------------------
+    {"what": "Captain Seven: five number cards out of the deck",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--removed", "2s 3s 4s 5s 6s"],
+     "names": "5 cards removed"},
+    {"what": "Captain Seven: all 54 cards removed",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--removed",
+              "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh "
+              "Ad 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc "
+              "JK JK"], "names": "54 cards removed"},
+    {"what": "Captain Seven: a number card out without a spent jack",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--removed", "5s"],
+     "names": "5s"},
+    {"what": "Captain Seven: two discarded cards",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--removed", "Js 5s 6s"],
+     "names": "5s 6s"},
+    {"what": "Captain Seven: a discard while the jack is still held",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--relic", "J", "--removed",
+              "5s"], "names": "5s"},
+    {"what": "Captain Seven: four relics out besides yours",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--relic", "A", "--removed",
+              "Ks Kh Qd Jc"], "names": "4 cards removed"},
+    {"what": "Captain Seven: removed cards without relics",
+     "argv": ["odds", "captain-seven", "--removed", "Ks"], "names": "relics"},
+    {"what": "Captain Seven: a relic without the relics option",
+     "argv": ["odds", "captain-seven", "--relic", "Q"], "names": "relics"},
+    {"what": "Captain Seven: an unknown relic",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--relic", "7"],
+     "names": "'7'"},
+    {"what": "Captain Seven: a second card that is a seven",
+     "argv": ["odds", "captain-seven", "--drawn", "5h 7s"], "names": "7s"},
+    {"what": "Captain Seven: a total ending in 7",
+     "argv": ["odds", "captain-seven", "--drawn", "5h 2s"], "names": "ends in 7"},
+    {"what": "Lands Uncharted: allies from earlier turns without allies_persist",
+     "argv": ["odds", "lands-uncharted", "--allies", "2", "--option", "allies_persist=false"],
+     "names": "allies_persist"},
+    {"what": "Lands Uncharted: five allies", "argv": ["odds", "lands-uncharted", "--allies", "5"],
+     "names": "allies 5"},
+    {"what": "Lands Uncharted: an ally held and all four aces drawn",
+     "argv": ["odds", "lands-uncharted", "--allies", "1", "--drawn", "As Ah Ad Ac"],
+     "names": "allies 1"},
+    {"what": "Lands Uncharted: a pair in the haul",
+     "argv": ["odds", "lands-uncharted", "--drawn", "5s 5h"], "names": "5h"},
+    {"what": "Lands Uncharted: a score without double or nothing",
+     "argv": ["odds", "lands-uncharted", "--score", "95"], "names": "double_or_nothing"},
+    {"what": "Lands Uncharted: a declared turn from a score outside 90-99",
+     "argv": ["odds", "lands-uncharted", "--score", "50", "--option", "double_or_nothing=true"],
+     "names": "90-99"},
+    {"what": "Hit List: a sixth hit without long_haul",
+     "argv": ["odds", "hit-list", "--hits", "6"], "names": "hits 6"},
+    {"what": "Hit List: a fifth hit without long_haul",
+     "argv": ["odds", "hit-list", "--hits", "5", "--option", "one_last_job=true"],
+     "names": "hits 5"},
+    {"what": "Hit List: a job over 21", "argv": ["odds", "hit-list", "--drawn", "Ts 9h 5c"],
+     "names": "5c"},
+    {"what": "Hit List: two face cards", "argv": ["odds", "hit-list", "--drawn", "Qs Kh"],
+     "names": "second face"},
+    {"what": "Hit List: an ace value that is not 1 or 11",
+     "argv": ["odds", "hit-list", "--drawn", "Ah", "--ace-values", "5"], "names": "'5'"},
+    {"what": "Hit List: more ace values than aces",
+     "argv": ["odds", "hit-list", "--drawn", "Ah", "--ace-values", "1,11"], "names": "ace"},
+    {"what": "Hit List: ace values with soft aces",
+     "argv": ["odds", "hit-list", "--drawn", "Ah", "--ace-values", "11", "--option",
+              "soft_aces=true"], "names": "soft_aces"},
+    {"what": "Hit List: the deck is gone and the job may not be executed",
+     "api": {"game": "hit-list", "position": {
+         "drawn": "2s 3s",
+         "removed": "As 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh "
+                    "Ad 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc "
+                    "Qc Kc"}}, "error": "PositionError", "names": "deck is empty"},
+    {"what": "Incan Gold: a trap that springs",
+     "argv": ["odds", "incan-gold", "--drawn", "5s 6s"], "names": "6s"},
+    {"what": "Incan Gold: a card not in the game",
+     "argv": ["odds", "incan-gold", "--drawn", "2c"], "names": "2c"},
+    {"what": "Incan Gold: a round after the last",
+     "argv": ["odds", "incan-gold", "--round", "6"], "names": "1-5"},
+    {"what": "Incan Gold: round 4 in a three-round game",
+     "argv": ["odds", "incan-gold", "--round", "4", "--option", "rounds=3"], "names": "1-3"},
+    {"what": "Incan Gold: an artifact flipped before its round",
+     "argv": ["odds", "incan-gold", "--drawn", "Qh", "--round", "2"], "names": "Qh"},
+    {"what": "Incan Gold: a treasure out of the game",
+     "argv": ["odds", "incan-gold", "--removed", "Kd"], "names": "Kd"},
+    {"what": "Incan Gold: three traps gone before round 2",
+     "argv": ["odds", "incan-gold", "--removed", "As 5s 9s", "--round", "2"],
+     "names": "3 traps removed"},
+    {"what": "Incan Gold: a trap gone with remove_sprung_trap off",
+     "argv": ["odds", "incan-gold", "--removed", "As", "--round", "2", "--option",
+              "remove_sprung_trap=false"], "names": "remove_sprung_trap"},
+    {"what": "Pig: a roll of 1 (the turn is over)", "argv": ["odds", "pig", "--drawn", "3 1"],
+     "names": "roll 1"},
+    {"what": "Pig: a face the die does not have",
+     "argv": ["odds", "pig", "--drawn", "7"], "names": "'7'"},
+    {"what": "Pig: a face beyond a four-sided die",
+     "argv": ["odds", "pig", "--drawn", "5", "--option", "die_sides=4"], "names": "1-4"},
+    # ---- flags and games ----------------------------------------------------------------------
+    {"what": "an unknown game", "argv": ["odds", "poker"], "names": "'poker'"},
+    {"what": "a flag another game takes", "argv": ["odds", "pig", "--allies", "1"],
+     "names": "--allies"},
+    {"what": "an option without a value", "argv": ["odds", "pig", "--option", "target"],
+     "names": "KEY=VALUE"},
+    {"what": "an option of another game", "argv": ["odds", "pig", "--option", "relics=true"],
+     "names": "'relics'"},
+    # ---- the API ------------------------------------------------------------------------------
+    {"what": "API: allies as a fraction",
+     "api": {"game": "lands-uncharted", "position": {"allies": 1.5}},
+     "error": "PositionError", "names": "1.5"},
+    {"what": "API: allies as a word", "api": {"game": "lands-uncharted",
+                                              "position": {"allies": "two"}},
+     "error": "PositionError", "names": "'two'"},
+    {"what": "API: a round given as True", "api": {"game": "incan-gold",
+                                                   "position": {"round": True}},
+     "error": "PositionError", "names": "True"},
+    {"what": "API: a round as full-width digits",
+     "api": {"game": "incan-gold", "position": {"round": "２"}}, "error": "PositionError",
+     "names": "'２'"},
+    {"what": "API: hits as a superscript",
+     "api": {"game": "hit-list", "position": {"hits": "²"}}, "error": "PositionError",
+     "names": "'²'"},
+    {"what": "API: a negative hit count", "api": {"game": "hit-list", "position": {"hits": -1}},
+     "error": "PositionError", "names": "-1"},
+    {"what": "API: thresholds as fractions",
+     "api": {"game": "incan-gold", "position": {"others": [2.5]}}, "error": "PositionError",
+     "names": "2.5"},
+    {"what": "API: a target given as True",
+     "api": {"game": "pig", "options": {"target": True}}, "error": "OptionError",
+     "names": "target"},
+    {"what": "API: a boolean option given as 1",
+     "api": {"game": "hit-list", "options": {"ghost": 1}}, "error": "OptionError",
+     "names": "ghost"},
+    {"what": "API: a cursed queen that does not exist",
+     "api": {"game": "lands-uncharted", "options": {"cursed_idol": ["hearts", "stars"]}},
+     "error": "OptionError", "names": "'stars'"},
+]
+
+# Values an option refuses, by the option's type; ranges add low-1 and high+1.
+BAD_NUMBERS = ("x", "1.5", "²", "１２", "", "0x10", "3e2")
+BAD_BOOLEANS = ("maybe", "2", "²", "")
+BAD_WORDS = ("nope",)
+BAD_CARDS = ("Zz", "1h", "Ahh", "11s", "♠A")
+
+
+def generated() -> Iterator[dict[str, Any]]:
+    """Every option of every game with values it refuses; bad cards for every card game."""
+    from pushluck_teach.games import all_games
+
+    for spec in all_games():
+        cls = spec.variant_cls
+        hints = typing.get_type_hints(cls)
+        for name in cls.option_names():
+            info = cls.option_info(name)
+            hint = hints[name]
+            values: list[str] = []
+            if hint is int:
+                values = list(BAD_NUMBERS)
+                if info.low is not None:
+                    values.append(str(info.low - 1))
+                if info.high is not None:
+                    values.append(str(info.high + 1))
+            elif hint is bool:
+                values = list(BAD_BOOLEANS)
+            elif hint is str or typing.get_origin(hint) is tuple:
+                values = list(BAD_WORDS)
+            for value in values:
+                yield {"what": f"{spec.name}: option {name}={value!r}",
+                       "argv": ["odds", spec.name, "--option", f"{name}={value}"],
+                       "names": name}
+        yield {"what": f"{spec.name}: an unknown option",
+               "argv": ["odds", spec.name, "--option", "colour=red"], "names": "'colour'"}
+        if spec.name == "pig":
+            continue
+        for token in BAD_CARDS:
+            yield {"what": f"{spec.name}: bad card {token!r}",
+                   "argv": ["odds", spec.name, "--drawn", token], "names": repr(token)}
+        # Every card game's default deck holds A♠ (Incan Gold: K♠, a trap) exactly once.
+        twice = "Ks Ks" if spec.name == "incan-gold" else "As As"
+        yield {"what": f"{spec.name}: the same card drawn twice",
+               "argv": ["odds", spec.name, "--drawn", twice], "names": twice.split()[0]}
+
+
+def cases() -> list[dict[str, Any]]:
+    """All cases, listed first, each with a unique ``id``."""
+    out = []
+    seen = set()
+    for case in [*LISTED, *generated()]:
+        key = json.dumps(case.get("argv") or case.get("api"), ensure_ascii=False, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"id": len(out) + 1, **case})
+    return out
+
+
+# ---- running a case ---------------------------------------------------------------------------
+
+
+def run_cli(argv: list[str]) -> dict[str, Any]:
+    """Run ``pushluck ARGV`` in this process: exit code, stdout, stderr and seconds."""
+    from pushluck_teach.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException as exc:  # noqa: BLE001 - a case must never crash the table
+            code = f"raised {type(exc).__name__}: {exc}"
+    return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(),
+            "seconds": time.perf_counter() - start}
+
+
+def run_api(call: dict[str, Any]) -> dict[str, Any]:
+    """Build the variant (and the position) of an API case: the error class and its message."""
+    from pushluck_teach.games import get_game
+
+    spec = get_game(call["game"])
+    start = time.perf_counter()
+    try:
+        variant = spec.variant(call.get("options", {}))
+        if "position" in call:
+            spec.position(variant, **call["position"])
+    except Exception as exc:  # noqa: BLE001 - recorded and checked by the test
+        return {"error": type(exc).__name__, "message": str(exc),
+                "seconds": time.perf_counter() - start}
+    return {"error": None, "message": "", "seconds": time.perf_counter() - start}
+
+
+def message_of(case: dict[str, Any]) -> str:
+    """The one-line message a case gets now (CLI: stderr; API: ``Error: message``)."""
+    if "argv" in case:
+        return run_cli(case["argv"])["stderr"].strip()
+    result = run_api(case["api"])
+    return f"{result['error']}: {result['message']}"
+
+
+# ---- the document ---------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _shell(argv: list[str]) -> str:
+    import shlex
+
+    shown = [a if len(a) <= 60 else a[:40] + "…" for a in argv]
+    return "pushluck " + " ".join(shlex.quote(a) for a in shown)
+
+
+def render_doc(records: list[dict[str, Any]]) -> str:
+    """``docs/bad-inputs.md`` from the recorded cases."""
+    lines = [
+        "# Bad inputs and impossible positions",
+        "",
+        "Every input below is refused with one line naming what was wrong: the `pushluck`",
+        "command exits with status 2 and prints the line on stderr (no traceback), the Python",
+        "API raises `OptionError`, `PositionError` (both `RulesError`) or `CardError`.",
+        f"{len(records)} cases, generated by `scripts/bad_inputs.py` from the data in",
+        "`tests/data/bad_inputs.json`, which `tests/test_bad_inputs.py` runs in full.",
+        "",
+        "Numbers are read one way everywhere: an optional sign and the digits 0-9. Other Unicode",
+        "digits (`²`, full-width `１２`) are refused, so a value means the same wherever it is",
+        "typed. Every option's allowed values are in `pushluck list` and the rules document.",
+        "",
+        "| # | What | Input | Message |",
+        "|---|---|---|---|",
+    ]
+    for record in records:
+        if "argv" in record:
+            shown = f"`{_cell(_shell(record['argv']))}`"
+        else:
+            call = record["api"]
+            parts = [f"game={call['game']!r}"]
+            if call.get("options"):
+                parts.append(f"options={call['options']!r}")
+            if call.get("position"):
+                short = {k: (v if not isinstance(v, str) or len(v) <= 40 else v[:30] + "…")
+                         for k, v in call["position"].items()}
+                parts.append(f"position={short!r}")
+            shown = "API `" + _cell(", ".join(parts)) + "`"
+        lines.append(f"| {record['id']} | {_cell(record['what'])} | {shown} | "
+                     f"{_cell(record['message'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def record_all() -> list[dict[str, Any]]:
+    return [{**case, "message": message_of(case)} for case in cases()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if the recorded messages or the document are out of date")
+    args = parser.parse_args(argv)
+    records = record_all()
+    data = json.dumps(records, ensure_ascii=False, indent=1) + "\n"
+    doc = render_doc(records)
+    if args.check:
+        stale = [p for p, text in ((DATA, data), (DOC, doc))
+                 if not p.exists() or p.read_text(encoding="utf-8") != text]
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} is out of date: run scripts/bad_inputs.py",
+                  file=sys.stderr)
+        return 1 if stale else 0
+    DATA.parent.mkdir(parents=True, exist_ok=True)
+    DATA.write_text(data, encoding="utf-8")
+    DOC.write_text(doc, encoding="utf-8")
+    print(f"{len(records)} cases: {DATA.relative_to(ROOT)}, {DOC.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

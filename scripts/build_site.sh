@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Build the app as a static site (voici + JupyterLite + Pyodide) into site/.
+#
+#   scripts/build_site.sh [--output DIR]
+#
+# Everything runs in the browser: the folder can be served by any static web server
+# (scripts/serve_site.sh, GitHub Pages, a school server). The build needs Python >= 3.11 with
+# venv, and node/npm (only `npm pack pyodide@0.29.0`). Network is used only to install the pinned
+# packages below from PyPI into .venv-site and to fetch wheels/Pyodide from the PyPI and npm
+# registries; both are cached in .site-build/ and the site build itself is offline.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUTPUT=site
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --output) OUTPUT="$2"; shift 2 ;;
+    --output=*) OUTPUT="${1#*=}"; shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "build_site.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+case "$OUTPUT" in /*) ;; *) OUTPUT="$PWD/$OUTPUT" ;; esac
+if [ -e "$OUTPUT" ] && [ -n "$(ls -A "$OUTPUT")" ] && [ ! -f "$OUTPUT/jupyter-lite.json" ]; then
+  echo "build_site.sh: $OUTPUT exists and is not a built site; not replacing it" >&2; exit 2
+fi
+
+PINS=(voici-core==0.10.0 jupyterlite-core==0.7.0 jupyterlite-pyodide-kernel==0.7.0
+      ipywidgets==8.1.9 plotly==7.1.0 anywidget==0.11.0 setuptools wheel)
+VENV=.venv-site
+WORK=.site-build
+
+command -v npm >/dev/null 2>&1 || { echo "build_site.sh: npm is needed (apt-get install npm)" >&2; exit 2; }
+if [ ! -x "$VENV/bin/python" ]; then
+  "${PYTHON:-python3}" -m venv "$VENV"
+fi
+if [ ! -f "$VENV/.pins" ] || [ "$(cat "$VENV/.pins")" != "${PINS[*]}" ]; then
+  "$VENV/bin/python" -m pip install --quiet "${PINS[@]}"
+  echo "${PINS[*]}" > "$VENV/.pins"
+fi
+
+"$VENV/bin/python" scripts/site_prepare.py --repo . --work "$WORK"
+
+# Build from clean: a stale .jupyterlite.doit.db silently skips the Pyodide copy.
+rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
+(cd "$WORK/lite" && "../../$VENV/bin/voici" build --contents ../notebooks \
+    --output-dir "$OUTPUT" --no-sourcemaps)
+# The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
+# app's "pushluck" template), so drop those links and the pages make no request off the site.
+find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@fortawesome/d' {} +
+test -f "$OUTPUT/static/pyodide/pyodide.js" || { echo "build_site.sh: Pyodide was not copied" >&2; exit 1; }
+echo "build_site.sh: built $OUTPUT/ ($(du -sh "$OUTPUT" | cut -f1)); serve it with scripts/serve_site.sh"

@@ -1,0 +1,232 @@
+"""Prepare the JupyterLite folder from which ``voici build`` makes the static site.
+
+Called by ``scripts/build_site.sh`` with the build environment's Python (``.venv-site``), which
+already holds the pinned voici / JupyterLite / widget packages.  Steps, all into ``--work``:
+
+1. Pyodide's core (the ``pyodide`` npm package, fetched once with ``npm pack``) goes under
+   ``lite/static/pyodide/`` with a rewritten ``pyodide-lock.json``: the npm package has no
+   wheels, so every lock entry the kernel needs (micropip, IPython and its pure-Python
+   dependencies, jedi) is downloaded from PyPI at the locked version and re-hashed; entries
+   whose wheels are compiled for Pyodide (NumPy, SciPy, matplotlib, sqlite3, ...) are dropped.
+2. ``lite/pypi/`` receives the wheels the pages install with piplite: the app's pure-Python
+   dependencies (versions as installed in the build environment), the package's own wheel
+   built from the repository, and a metadata-only ``sqlite3`` placeholder (the kernel asks for
+   ``sqlite3``; without it IPython simply keeps no command history).
+3. ``notebooks/`` receives copies of every notebook with one cell prepended that, when (and
+   only when) the notebook runs in Pyodide, installs those wheels and makes an ImportError
+   (NumPy/SciPy missing) print one plain line instead of a traceback.
+
+Only the wheel downloads and ``npm pack`` use the network (PyPI and npm registries).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+PYODIDE_VERSION = "0.29.0"
+#: what the JupyterLite kernel installs at start (see the kernel worker's initKernel)
+KERNEL_NEEDS = ["micropip", "packaging", "ipython", "jedi"]
+#: the app's own run-time dependencies, at the versions in the build environment
+APP_NEEDS = ["plotly", "narwhals", "ipywidgets", "jupyterlab_widgets", "comm", "anywidget",
+             "psygnal", "typing_extensions"]
+#: pip's view of "a pure-Python wheel for Pyodide's CPython"
+PURE_WHEEL = ["--only-binary=:all:", "--no-deps", "--platform", "any",
+              "--python-version", "3.13", "--implementation", "py", "--abi", "none"]
+
+INSTALL_CELL = """\
+# Static-site set-up: in the browser (Pyodide) install the app's wheels shipped with the site.
+import sys
+
+if sys.platform == "emscripten":
+    import piplite
+
+    await piplite.install(["ipywidgets", "plotly", "anywidget"])
+    await piplite.install("pushluck_teach", deps=False)
+
+    from pushluck_teach.ui.pyodide_site import explain_import_errors
+
+    explain_import_errors(get_ipython())
+"""
+
+
+def run(*command: str | Path, cwd: Path | None = None) -> None:
+    print("+", " ".join(str(part) for part in command), flush=True)
+    subprocess.run([str(part) for part in command], check=True, cwd=cwd)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def download(requirements: list[str], dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    run(sys.executable, "-m", "pip", "download", "--quiet", "--dest", dest, *PURE_WHEEL,
+        *requirements)
+
+
+def wheel_for(name: str, version: str, folder: Path) -> Path:
+    stem = name.replace("-", "_").lower()
+    for wheel in folder.glob("*.whl"):
+        wheel_name, wheel_version = wheel.name.split("-")[:2]
+        if wheel_name.lower() == stem and wheel_version == version:
+            return wheel
+    raise SystemExit(f"site_prepare: no wheel for {name}=={version} in {folder}")
+
+
+def fetch_pyodide(cache: Path) -> Path:
+    """The npm package's folder (``npm pack`` once, then reused)."""
+    unpacked = cache / f"pyodide-{PYODIDE_VERSION}"
+    if not (unpacked / "package" / "pyodide.js").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        run("npm", "pack", "--silent", f"pyodide@{PYODIDE_VERSION}", cwd=cache)
+        unpacked.mkdir(exist_ok=True)
+        with tarfile.open(cache / f"pyodide-{PYODIDE_VERSION}.tgz") as archive:
+            archive.extractall(unpacked, filter="data")
+    return unpacked / "package"
+
+
+def canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def is_pure(entry: dict) -> bool:
+    return entry["file_name"].endswith("-none-any.whl") and entry["package_type"] == "package"
+
+
+def lock_closure(packages: dict[str, dict], roots: list[str]) -> tuple[list[str], list[str]]:
+    """(pure-Python entries needed by ``roots``, compiled entries that had to be left out)."""
+    pure: list[str] = []
+    left_out: list[str] = []
+
+    def visit(name: str) -> None:
+        key = canonical(name)
+        if key in pure or key in left_out or key not in packages:
+            return
+        if not is_pure(packages[key]):
+            left_out.append(key)
+            return
+        pure.append(key)
+        for dependency in packages[key]["depends"]:
+            visit(dependency)
+
+    for root in roots:
+        visit(root)
+    return pure, left_out
+
+
+def prepare_pyodide(npm_package: Path, wheels: Path, target: Path) -> list[str]:
+    """Copy the core and write a lock naming only wheels that are really there."""
+    target.mkdir(parents=True, exist_ok=True)
+    for item in npm_package.iterdir():
+        if item.suffix in {".map", ".ts"} or item.name in {"package.json", "README.md"}:
+            continue
+        shutil.copy2(item, target / item.name)
+    lock = json.loads((npm_package / "pyodide-lock.json").read_text())
+    packages = lock["packages"]
+    pure, left_out = lock_closure(packages, KERNEL_NEEDS)
+    download([f"{packages[name]['name']}=={packages[name]['version']}" for name in pure], wheels)
+    kept: dict[str, dict] = {}
+    for name in pure:
+        entry = dict(packages[name])
+        wheel = wheel_for(entry["name"], entry["version"], wheels)
+        shutil.copy2(wheel, target / wheel.name)
+        entry["file_name"] = wheel.name
+        entry["sha256"] = sha256(wheel)
+        kept[name] = entry
+    for entry in kept.values():
+        entry["depends"] = [dependency for dependency in entry["depends"]
+                            if canonical(dependency) in kept]
+    lock["packages"] = kept
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
+    return sorted(left_out)
+
+
+def sqlite3_placeholder(folder: Path) -> Path:
+    """A metadata-only wheel: satisfies the kernel's ``sqlite3`` request, installs no module."""
+    wheel = folder / "sqlite3-1.0.0-py3-none-any.whl"
+    info = "sqlite3-1.0.0.dist-info"
+    files = {
+        f"{info}/METADATA": "Metadata-Version: 2.1\nName: sqlite3\nVersion: 1.0.0\n"
+                            "Summary: placeholder: no sqlite3 in this Pyodide build\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: pushluck_teach\nRoot-Is-Purelib: true\n"
+                         "Tag: py3-none-any\n",
+    }
+    record = []
+    for name, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append(f"{name},sha256={digest.decode()},{len(text.encode())}")
+    record.append(f"{info}/RECORD,,")
+    files[f"{info}/RECORD"] = "\n".join(record) + "\n"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), text)
+    return wheel
+
+
+def prepare_pypi(repo: Path, wheels: Path, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    pins = [f"{name}=={metadata.version(name)}" for name in APP_NEEDS]
+    download(pins, wheels)
+    for pin in pins:
+        name, version = pin.split("==")
+        shutil.copy2(wheel_for(name, version, wheels), target)
+    own = wheels / "own"
+    shutil.rmtree(own, ignore_errors=True)
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+        "--wheel-dir", own, repo)
+    for wheel in own.glob("pushluck_teach-*.whl"):
+        shutil.copy2(wheel, target)
+    sqlite3_placeholder(target)
+
+
+def prepare_notebooks(source: Path, target: Path) -> list[str]:
+    target.mkdir(parents=True, exist_ok=True)
+    names = []
+    for notebook in sorted(source.glob("*.ipynb")):
+        document = json.loads(notebook.read_text())
+        cell = {"cell_type": "code", "execution_count": None, "id": "pushluck-site-install",
+                "metadata": {"tags": ["site-install"]}, "outputs": [],
+                "source": INSTALL_CELL.splitlines(keepends=True)}
+        document["cells"].insert(0, cell)
+        (target / notebook.name).write_text(json.dumps(document, indent=1))
+        names.append(notebook.name)
+    return names
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, required=True)
+    parser.add_argument("--work", type=Path, required=True, help="build scratch folder")
+    args = parser.parse_args()
+    work = args.work.resolve()
+    lite = work / "lite"
+    shutil.rmtree(lite, ignore_errors=True)
+    shutil.rmtree(work / "notebooks", ignore_errors=True)
+    lite.mkdir(parents=True)
+    dropped = prepare_pyodide(fetch_pyodide(work / "npm"), work / "wheels",
+                              lite / "static" / "pyodide")
+    prepare_pypi(args.repo.resolve(), work / "wheels", lite / "pypi")
+    settings = {"disablePyPIFallback": True}
+    (lite / "jupyter-lite.json").write_text(json.dumps({
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": settings},
+        },
+    }, indent=1))
+    names = prepare_notebooks(args.repo.resolve() / "notebooks", work / "notebooks")
+    print(f"site_prepare: {len(names)} notebooks; lock entries without a Pyodide-free wheel "
+          f"(dropped): {', '.join(dropped) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Every bad input and impossible position of the table (``tests/data/bad_inputs.json``) is
+refused cleanly: the command exits with status 2 and one line on stderr, nothing on stdout, no
+traceback, quickly; the API raises the recorded error class.  The message names what was wrong
+(the case's ``names``), is still the one recorded, and ``docs/bad-inputs.md`` is the table
+rendered from the same data (``scripts/bad_inputs.py`` regenerates both)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pushluck_teach import cards
+from pushluck_teach.games import base
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "bad_inputs.py"
+_spec = importlib.util.spec_from_file_location("bad_inputs", SCRIPT)
+assert _spec is not None and _spec.loader is not None
+table = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(table)
+
+RECORDS: list[dict[str, Any]] = json.loads(table.DATA.read_text(encoding="utf-8"))
+CLI = [r for r in RECORDS if "argv" in r]
+API = [r for r in RECORDS if "api" in r]
+#: A refusal must come at once: reading input, never solving.  (Generous for a busy machine.)
+SECONDS = 5.0
+ERRORS = {"OptionError": base.OptionError, "PositionError": base.PositionError,
+          "RulesError": base.RulesError, "CardError": cards.CardError}
+
+
+def test_the_table_is_large_and_covers_every_game() -> None:
+    assert len(RECORDS) >= 100
+    from pushluck_teach.games import all_games
+
+    for spec in all_games():
+        for name in spec.variant_cls.option_names():
+            assert any(f"--option {name}=" in " ".join(r.get("argv", [])) for r in RECORDS), name
+
+
+def test_the_recorded_cases_are_the_cases_the_script_lists() -> None:
+    listed = table.cases()
+    assert [(c.get("argv"), c.get("api")) for c in listed] == \
+        [(r.get("argv"), r.get("api")) for r in RECORDS], "run scripts/bad_inputs.py"
+
+
+@pytest.mark.parametrize("record", CLI, ids=[f"cli{r['id']}" for r in CLI])
+def test_command_refuses_with_one_line(record: dict[str, Any]) -> None:
+    result = table.run_cli(record["argv"])
+    assert result["code"] == 2, result
+    assert result["stdout"] == ""
+    err = result["stderr"]
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("pushluck: error: ") and "Traceback" not in err
+    assert record["names"] in err, (record["names"], err)
+    assert err.strip() == record["message"], "run scripts/bad_inputs.py and review the diff"
+    assert result["seconds"] < SECONDS
+
+
+@pytest.mark.parametrize("record", API, ids=[f"api{r['id']}" for r in API])
+def test_api_raises_the_right_error(record: dict[str, Any]) -> None:
+    result = table.run_api(record["api"])
+    expected = ERRORS[record["error"]]
+    assert result["error"] is not None, "accepted"
+    assert issubclass(getattr(base, result["error"], getattr(cards, result["error"], None))
+                      or Exception, expected), result
+    assert "\n" not in result["message"] and record["names"] in result["message"]
+    assert f"{result['error']}: {result['message']}" == record["message"]
+    assert result["seconds"] < SECONDS
+
+
+def test_the_document_is_rendered_from_the_data() -> None:
+    doc = (ROOT / "docs" / "bad-inputs.md").read_text(encoding="utf-8")
+    assert doc == table.render_doc(RECORDS), "run scripts/bad_inputs.py"
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "pig", "--drawn", "²"],
+    ["odds", "captain-seven", "--option", "relics=true", "--removed", "2s 3s 4s 5s 6s"],
+    ["solve", "pig", "--option", "die_sides=100000"],
+])
+def test_a_real_process_prints_one_line_and_exits_2(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pushluck_teach.cli", *argv],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("text", "value"), [("0", 0), ("42", 42), (" 7 ", 7), ("-3", -3),
+                                             ("+5", 5), ("007", 7)])
+def test_whole_numbers_are_read_from_ascii_digits(text: str, value: int) -> None:
+    assert base.parse_whole_number(text, "x") == value
+
+
+@pytest.mark.parametrize("text", ["²", "１２", "٣", "1_000", "1.0", "", "-", "1 2", "९"])
+def test_other_digits_are_refused(text: str) -> None:
+    with pytest.raises(base.RulesError, match="whole number"):
+        base.parse_whole_number(text, "x")

@@ -1,0 +1,156 @@
+"""The static site (voici + JupyterLite + Pyodide) in a real browser.
+
+Builds the site once per test session with ``scripts/build_site.sh`` (set ``PUSHLUCK_SITE_DIR``
+to a folder already built by it to reuse that build), serves it with Python's ``http.server`` on
+127.0.0.1, and in headless Debian Chromium opens a Play page of each game: Python runs in the
+browser (Pyodide in a Web Worker), so the first page takes about a minute.  On each page it
+plays several draws and checks the exact bust probability on the page against ``pushluck odds
+--json --exact`` run in the real Python; no request may leave 127.0.0.1.  Lesson 1's
+check-yourself question is answered (wrong, then with the CLI's exact value).
+
+The pages reuse the Voilà browser test's readers (``tests/test_browser.py``): the same CSS
+classes and ``data-`` attributes carry the numbers in both deployments.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_browser import (
+    CHART_DATA,
+    CHARTS_WITH_DATA,
+    READ_POSITION,
+    PageWatch,
+    assert_clean,
+    check_against_cli,
+    cli_odds,
+    free_port,
+    launch_chromium,
+    wait_for_chart_change,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb"))
+#: Pyodide starts, installs ~20 wheels and imports the package: minutes on a loaded machine
+PAGE_TIMEOUT_MS = 300_000
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory) -> Path:
+    """A site built from this checkout (once per session), or ``$PUSHLUCK_SITE_DIR``."""
+    given = os.environ.get("PUSHLUCK_SITE_DIR")
+    if given:
+        folder = Path(given)
+        assert (folder / "static" / "pyodide" / "pyodide.js").exists(), (
+            f"PUSHLUCK_SITE_DIR={given} is not a site built by scripts/build_site.sh")
+        return folder
+    folder = tmp_path_factory.mktemp("site") / "site"
+    done = subprocess.run(["scripts/build_site.sh", "--output", str(folder)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, f"build_site.sh failed:\n{done.stderr[-3000:]}"
+    return folder
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                             "127.0.0.1", "--directory", str(site_dir)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        assert proc.poll() is None, "http.server did not start"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One browser context for every page, so the HTTP cache is shared (as for a student)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        try:
+            yield context
+        finally:
+            context.close()
+            chromium.close()
+
+
+def open_site_page(browser, site_url: str, stem: str, ready: str):
+    page = browser.new_page()
+    watch = PageWatch(page)
+    page.goto(f"{site_url}/voici/render/{stem}.html", timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_selector(ready, state="visible", timeout=PAGE_TIMEOUT_MS)
+    return page, watch
+
+
+def test_site_has_every_page(site_dir: Path):
+    for notebook in NOTEBOOKS.glob("*.ipynb"):
+        assert (site_dir / "voici" / "render" / f"{notebook.stem}.html").exists(), notebook.name
+    lock = (site_dir / "static" / "pyodide" / "pyodide-lock.json").read_text()
+    assert "ipython" in lock and "numpy" not in lock
+    assert list((site_dir / "pypi").glob("pushluck_teach-*.whl"))
+
+
+@pytest.mark.parametrize("stem", PLAY_PAGES)
+def test_site_play_page_matches_cli(site_url, browser, stem):
+    page, watch = open_site_page(browser, site_url, stem,
+                                 ".pushluck-table .pushluck-action-draw")
+    page.wait_for_selector(".js-plotly-plot", state="visible", timeout=PAGE_TIMEOUT_MS)
+    check_against_cli(page, timeout=120)
+    assert page.evaluate(CHARTS_WITH_DATA) > 0, f"{stem}: the charts are empty on opening"
+    checked = 0
+    charts_changed = False
+    for _ in range(8):
+        draw = page.locator(".pushluck-action-draw:not([disabled])").first
+        draw.wait_for(state="visible", timeout=120_000)
+        before = page.evaluate(READ_POSITION)
+        charts = page.evaluate(CHART_DATA)
+        draw.click()
+        page.wait_for_function(
+            f"(before) => JSON.stringify(({READ_POSITION})()) !== JSON.stringify(before)",
+            arg=before, timeout=120_000)
+        result = check_against_cli(page, timeout=120)
+        charts_changed = charts_changed or wait_for_chart_change(page, charts, timeout=60)
+        if result["flags"]:
+            checked += 1
+            if checked >= 3 and charts_changed:
+                break
+    assert checked >= 1, f"{stem}: no position with drawn cards was reached in 8 clicks"
+    assert charts_changed, f"{stem}: no chart changed in the browser after the clicks"
+    assert_clean(page, watch, f"site_{stem}")
+    page.close()
+
+
+def test_site_lesson_question_answered(site_url, browser):
+    stem = "Lesson_1_Next_Card"
+    page, watch = open_site_page(browser, site_url, stem, ".pushluck-lesson-question input")
+    box = page.locator(".pushluck-lesson-question input").first
+    feedback = ".pushluck-lesson-question .pushluck-lesson-feedback"
+    box.fill("1/2")
+    box.press("Enter")
+    page.wait_for_function(
+        f"() => (document.querySelector({feedback!r}) || {{}}).innerText?.includes('Not quite')",
+        timeout=120_000)
+    exact = cli_odds("lands-uncharted", {"drawn": "5h 9s"}, {})["p_bust_next_exact"]
+    box.fill(exact)
+    box.press("Enter")
+    page.wait_for_function(
+        f"() => (document.querySelector({feedback!r}) || {{}}).innerText?.includes('Right')",
+        timeout=120_000)
+    assert_clean(page, watch, f"site_{stem}")
+    page.close()
