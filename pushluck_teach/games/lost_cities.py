@@ -79,11 +79,12 @@ from pushluck_teach.games.base import (
     GameCommand,
     GameSpec,
     IllegalActionError,
-    OptionError,
     PositionError,
     RulesError,
     TableView,
     Variant,
+    option,
+    parse_whole_number,
     register,
 )
 
@@ -167,7 +168,8 @@ def _parse_rank(text: str, token: str) -> int:
         return HANDSHAKE
     if text.isascii() and text.isdigit() and int(text) in NUMBERS:
         return int(text)
-    raise PositionError(f"bad card {token!r}: a rank is H (handshake) or 2-10")
+    raise PositionError(f"bad card {token!r}: write colour (Y B W G R) + rank (H, 2-10), e.g. "
+                        f"R4, GH, B10 (in an expedition the colour may be left out)")
 
 
 def parse_card(token: str, colour: str | None = None) -> LCCard:
@@ -347,14 +349,8 @@ class LostCitiesVariant(Variant):
     """Lost Cities' option: the number of matches in a game (1-9, default 3)."""
 
     game = GAME
-    matches: int = 3
-
-    def __post_init__(self) -> None:
-        if isinstance(self.matches, bool) or not isinstance(self.matches, int) \
-                or not 1 <= self.matches <= MAX_MATCHES:
-            raise OptionError(
-                f"option 'matches' must be a whole number 1-{MAX_MATCHES}, not {self.matches!r}"
-            )
+    matches: int = option(3, "Matches", "matches in a game; the totals of all matches decide",
+                          low=1, high=MAX_MATCHES)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1167,9 +1163,7 @@ def odds_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionOdd
             raise PositionError(f"lost-cities odds needs {flag}")
     deck_left = flags["deck_left"]
     if isinstance(deck_left, str):
-        if not (deck_left.strip().isascii() and deck_left.strip().isdigit()):
-            raise PositionError(f"bad deck count {deck_left!r}: a whole number")
-        deck_left = int(deck_left)
+        deck_left = parse_whole_number(deck_left, "deck count", PositionError)
     return expedition_odds(flags["colour"], hand=flags.get("hand") or "",
                            expedition=flags.get("expedition") or "",
                            seen=flags.get("seen") or "", deck_left=deck_left,
@@ -1194,12 +1188,12 @@ def _bot_factory(name: str) -> Any:
 
 
 ODDS_FLAGS = (
-    Flag("colour", "the expedition's colour: Y B W G R", parse_colour, "C"),
+    Flag("colour", "the expedition's colour: Y B W G R", str, "C"),
     Flag("hand", "your cards (R4 GH B10 ...)", str, "CARDS"),
     Flag("expedition", "your expedition of that colour, in the order played", str, "CARDS"),
     Flag("seen", "every other face-up card of that colour (both sides, discard piles)", str,
          "CARDS"),
-    Flag("deck_left", "cards left in the deck", int, "N"),
+    Flag("deck_left", "cards left in the deck", str, "N"),
     Flag("phase", "play (start of your turn, default) or draw (after your play)", str, "PHASE"),
 )
 
