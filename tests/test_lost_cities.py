@@ -9,7 +9,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pushluck_teach.games import lost_cities as lc
@@ -72,6 +72,7 @@ def _recompute(handshakes: int, numbers: list[int]) -> int:
     return value
 
 
+@settings(deadline=None)   # the machine is shared: no per-example time limit
 @given(legal_expeditions(), st.sampled_from(lc.COLOURS))
 def test_any_legal_expedition_matches_recomputation(exp: tuple[int, list[int]],
                                                     colour: str) -> None:
@@ -82,6 +83,7 @@ def test_any_legal_expedition_matches_recomputation(exp: tuple[int, list[int]],
     assert lc.score_expedition(text, colour).total == _recompute(handshakes, numbers)
 
 
+@settings(deadline=None)
 @given(legal_expeditions())
 def test_bonus_is_not_multiplied(exp: tuple[int, list[int]]) -> None:
     handshakes, numbers = exp
@@ -94,6 +96,7 @@ def test_bonus_is_not_multiplied(exp: tuple[int, list[int]]) -> None:
     assert result.bonus == expected_bonus
 
 
+@settings(deadline=None)
 @given(legal_expeditions())
 def test_descending_numbers_are_refused(exp: tuple[int, list[int]]) -> None:
     handshakes, numbers = exp

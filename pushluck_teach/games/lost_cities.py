@@ -420,14 +420,6 @@ class LostCitiesEngine(Engine):
         self.turns_played = 0
 
     @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
     def phase(self) -> str:
         """``"play"`` (play or discard a card) or ``"draw"``; ``""`` once the game is over."""
         return "" if self._over else self._phase
@@ -472,15 +464,6 @@ class LostCitiesEngine(Engine):
     def match_score(self, player: int) -> int:
         """The player's score in the match being played, if it ended now."""
         return sum(self.expedition_scores(player))
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self._over:
-            return ()
-        best = max(self._scores)
-        return tuple(p for p in range(2) if self._scores[p] == best)
 
     # -- actions -------------------------------------------------------------------------------
 
