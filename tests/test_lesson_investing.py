@@ -63,7 +63,7 @@ def test_matches_needed() -> None:
 
 def test_luck_versus_skill_between_identical_bots() -> None:
     widget = LuckVersusSkill("lost-cities", "simple", "simple", options={"matches": 1},
-                             batch=3, background=False, decision_worth=3.6)
+                             batch=3, first_batch=3, background=False, decision_worth=3.6)
     assert widget.result is not None and widget.result.pairs == 3
     assert widget.result.mean_difference == 0            # mirrored: the luck cancels exactly
     assert "—" in widget.summary.value and "One good decision" in widget.summary.value
@@ -76,6 +76,8 @@ def test_luck_versus_skill_between_identical_bots() -> None:
 @pytest.mark.slow
 def test_luck_versus_skill_in_the_background() -> None:
     widget = LuckVersusSkill("lost-cities", "odds", "simple", options={"matches": 1}, batch=4)
+    assert widget.result is not None and widget.result.pairs == 2      # the first batch
+    widget.play_batch()
     widget.wait()
-    assert widget.result is not None and widget.result.pairs == 4
+    assert widget.result.pairs == 6
     assert "ordinary matches" in widget.summary.value

@@ -129,11 +129,13 @@ class OddsExplorer(widgets.VBox):
 
 
 class LuckVersusSkill(widgets.VBox):
-    """Bot ``strong`` against bot ``weak`` on mirrored deals, ``batch`` deal pairs per press."""
+    """Bot ``strong`` against bot ``weak`` on mirrored deals: ``first_batch`` deal pairs at
+    once, then ``batch`` more per press (in a worker thread unless ``background=False``)."""
 
     def __init__(self, game: str, strong: str, weak: str, *, options: Mapping[str, Any] | None
                  = None, batch: int = 10, first_seed: int = 0, background: bool = True,
-                 start: bool = True, decision_worth: float | None = None) -> None:
+                 start: bool = True, first_batch: int = 2,
+                 decision_worth: float | None = None) -> None:
         super().__init__()
         self.spec = get_game(game)
         for name in (strong, weak):
@@ -156,8 +158,10 @@ class LuckVersusSkill(widgets.VBox):
                         xaxis={"title": "points difference in one match"},
                         yaxis={"title": "matches"}))
         self.children = [self.button, self.summary, self.figure]
-        if start:
-            self.play_batch()
+        if start:   # a small first batch at once, so the page never shows an empty chart
+            self._add(duel(self.spec, self.variant, self._make(strong), self._make(weak),
+                           first_batch, first_seed=self.next_seed))
+            self.next_seed += first_batch
 
     def _make(self, name: str) -> Any:
         return lambda seed: self.spec.bots[name]()
