@@ -47,8 +47,9 @@ def _bench(name: str, run: object, workers: int, skip_cluster: bool) -> None:
         from distributed import LocalCluster
 
         started = time.perf_counter()
+        # no memory limit: a paused worker (the default limit) would look like slowness
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
+                          dashboard_address=None, memory_limit=0) as cluster:
             ready = time.perf_counter() - started
             clustered = run(scheduler=cluster.scheduler_address)
         rows.append((f"dask LocalCluster ({workers} workers; start {ready:.1f} s)",

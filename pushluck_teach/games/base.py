@@ -514,6 +514,12 @@ class Engine(ABC):
         model must find its action legal in every covered decision."""
         return True
 
+    def others_in_turn(self) -> tuple[int, ...]:
+        """The other players whose choices change the result of this turn (Incan Gold's
+        explorers still inside); a table describes their behaviour to the position (its
+        ``others`` flag).  Default: nobody."""
+        return ()
+
     @property
     def scores_hidden(self) -> bool:
         """Whether players' scores are secret (a secret stash): then nothing shown to the player

@@ -612,6 +612,7 @@ def _check_removed(gone: Sequence[Card], relic_rank: str | None) -> None:
 def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
                            relic: str | None = None, removed: Any = None,
                            doubled: str | None = None,
+                           score: int | None = None, opponent: int | None = None,
                            ) -> tuple[CaptainSevenTurnModel, int]:
     """The turn after ``drawn`` (this turn's cards, in order).
 
@@ -623,6 +624,10 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     :class:`PositionError`.  ``doubled`` (relics only): the card of ``drawn`` that your queen
     relic doubled this turn (the spent queen is then in ``removed``, and you hold no relic).
     """
+    for what, stash in (("score", score), ("opponent", opponent)):
+        if stash is not None and (isinstance(stash, bool) or not isinstance(stash, int)
+                                  or stash < 0):
+            raise PositionError(f"bad {what} {stash!r}: a stash is a whole number 0 or more")
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
     relic_rank = _parse_relic(relic)
@@ -1045,7 +1050,9 @@ SPEC = register(GameSpec(
     engine_cls=CaptainSevenEngine,
     position=captain_seven_position,
     deck=lambda variant: _ALL_CARDS,
-    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics")),
+    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics"),
+                    Flag("score", "your stash (for --objective win)", int),
+                    Flag("opponent", "the other player's stash (for --objective win)", int)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
     min_players=1,

@@ -787,11 +787,19 @@ def infer_round(drawn: Sequence[Card], removed: Sequence[Card]) -> int:
 def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card] | None = None,
                         removed: str | Sequence[Card] | None = None, round: int | None = None,
                         others: str | Sequence[int] | None = None,
+                        carried: int | None = None, path: int | None = None,
+                        artifacts: int | None = None,
                         ) -> tuple[TurnModel[IGState], IGState]:
     """A solo explorer's position (or, with ``others="5,10"``, explorer 0's among explorers
     who leave once carrying 5 and 10 gems).  ``drawn``: cards flipped this round, in order;
     ``removed``: cards out of the game from earlier rounds; ``round``: 1-5 (default: the
-    earliest round the cards allow)."""
+    earliest round the cards allow).
+
+    Without ``carried`` the round is replayed from ``drawn`` (everyone in ``others`` inside
+    from the start, leaving at their thresholds).  With ``carried`` (the gems the decider
+    carries now), ``path`` (gems left on the path) and ``artifacts`` (the value of the
+    artifacts on the path) the position is the table's state as it is, whoever left before:
+    ``others`` then lists the explorers still inside."""
     flips = parse_cards(drawn)
     gone = parse_cards(removed)
     for card in (*flips, *gone):
@@ -811,11 +819,35 @@ def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card
     assumed = round_no if round is None else None
     thresholds = parse_others(others)
     model: TurnModel[IGState]
+    if carried is not None or path is not None or artifacts is not None:
+        return _state_position(variant, deck, flips, thresholds, carried, path, artifacts)
     if thresholds:
         model = IncanGoldGroupModel(variant, thresholds, deck, flips, assumed_round=assumed)
     else:
         model = IncanGoldTurnModel(variant, deck, flips, assumed_round=assumed)
     return model, model.start
+
+
+def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[Card],
+                    thresholds: tuple[int, ...], carried: int | None, path: int | None,
+                    artifacts: int | None) -> tuple[TurnModel[IGState], IGState]:
+    """The position from the table's state (see :func:`incan_gold_position`)."""
+    counts = {"carried": carried or 0, "path": path or 0, "artifacts": artifacts or 0}
+    for what, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PositionError(f"bad --{what} {value!r}: a whole number of gems, 0 or more")
+    if not flips:
+        raise PositionError("--carried, --path and --artifacts describe a round in progress: "
+                            "give the cards flipped (--drawn)")
+    solo = IncanGoldTurnModel(variant, deck)
+    total = counts["carried"] + counts["path"] + counts["artifacts"]
+    state = solo.state_for(flips, total)
+    if not thresholds or state[0] != "in":
+        return solo, state
+    group = IncanGoldGroupModel(variant, thresholds, deck)
+    full = (1 << len(thresholds)) - 1
+    return group, ("in", *state[1:4], counts["carried"], full, counts["path"],
+                   counts["artifacts"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1030,14 +1062,19 @@ class IncanGoldEngine(Engine):
 
     def position_flags(self) -> dict[str, str]:
         """This round as `pushluck odds` flags: the cards flipped, the cards out of the game
-        from earlier rounds, and the round.  The command models a solo explorer, so with several
-        explorers inside its bust odds match this table while its values assume the decider
-        alone (as :meth:`turn_position` does)."""
+        from earlier rounds, the round and, once cards are flipped, the round's state as it is:
+        the gems the decider carries, the gems and artifact value left on the path.  Alone (or
+        without ``others``) this is :meth:`turn_position`'s solo model; the table adds the
+        other explorers still inside (:meth:`others_in_turn`) with their thresholds."""
         flags = {"round": str(self.round_no)}
         if self.flipped:
             flags["drawn"] = " ".join(card.code for card in self.flipped)
         if self.removed:
             flags["removed"] = " ".join(card.code for card in self.removed)
+        if self.phase == "decide" and self.flipped:
+            flags["carried"] = str(self.carried[self.current_player])
+            flags["path"] = str(self.path_gems)
+            flags["artifacts"] = str(sum(card_value(c) for c in self.path_artifacts))
         return flags
 
     def card_locations(self) -> dict[str, tuple[Card, ...]]:
@@ -1053,6 +1090,14 @@ class IncanGoldEngine(Engine):
         to_come = tuple(artifact_card(i) for i in range(self.round_no, ROUNDS_MAX))
         return {"deck": tuple(self.deck), "path": path, "taken": taken,
                 "out of the game": out, "artifacts to come": to_come}
+
+    def others_in_turn(self) -> tuple[int, ...]:
+        """The other explorers still inside this round (their choices share the decider's
+        gems)."""
+        if self.phase != "decide":
+            return ()
+        me = self.current_player
+        return tuple(p for p in range(self.players) if self.inside[p] and p != me)
 
     def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
         """The solo model of this round (built at its start, so solvers are reused) at the
@@ -1114,6 +1159,10 @@ SPEC = register(GameSpec(
         DRAWN, REMOVED,
         Flag("round", "the round, 1-5", int),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
+        Flag("carried", "gems you carry this round (with --path, --artifacts: the round as it "
+             "is)", int),
+        Flag("path", "gems left on the path this round", int),
+        Flag("artifacts", "value of the artifacts on the path", int),
     ),
     example={"drawn": "5s Kh", "round": "2"},
     min_players=1,

@@ -44,6 +44,14 @@ class WholeGameSolver(Protocol):
         the solution does not cover the variant (relics, a target too long...)."""
         ...
 
+    def action_win_chances(self, variant: Variant, my_score: int, opp_score: int,
+                           model: TurnModel[Any], state: Any
+                           ) -> Callable[[], dict[str, float | None]] | None:
+        """A function computing the mover's chance to win after each action now (``"draw"``,
+        ``"stop"``; None for an action not allowed), both playing optimally afterwards; ``None``
+        where the solution does not cover the variant.  The coach's "best chance to win"."""
+        ...
+
     def build_shipped(self, directory: Path) -> list[Path]:
         """Compute the defaults and write them to ``directory``; the files written."""
         ...

@@ -842,6 +842,14 @@ class PigWholeGame:
         total = int(state[1])
         return lambda: pig_win_probability(variant, my_score, opp_score, total)
 
+    def action_win_chances(self, variant: Any, my_score: int, opp_score: int, model: Any,
+                           state: Any) -> Callable[[], dict[str, float | None]] | None:
+        """The win coach: the chance to win if the mover rolls or holds now."""
+        if not isinstance(variant, PigVariant) or variant.target > MAX_TARGET:
+            return None
+        total = int(state[1])
+        return lambda: pig_action_win_probabilities(variant, my_score, opp_score, total)
+
     def report(self, variant: Any, players: int, policies: Sequence[str], *,
                exact: bool = False) -> WholeGameReport:
         model = PigModel.from_variant(variant)
