@@ -344,7 +344,8 @@ def test_a_bot_never_hides_a_model_engine_disagreement() -> None:
     assert OptimalTurnBot().choose(sound) == STOP
     buggy = with_cards(NoStopEngine(KingsPairVariant(), 2, 3), "3h 4h Kh", "2h Ks")
     with pytest.raises(ModelEngineMismatch,
-                       match=r"kings-pair: the turn model chooses 'stop' .* \(legal: draw\)"):
+                       match=r"kings-pair: the turn model and the engine disagree: the model "
+                             r"chooses 'stop' .* \(legal: draw\)"):
         OptimalTurnBot().choose(buggy)
 
 

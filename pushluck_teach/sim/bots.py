@@ -38,8 +38,9 @@ def checked(engine: Engine, model: TurnModel[Any], state: Any, action: str) -> s
     if not engine.decision_in_turn_model():
         return _outside_model(engine)
     raise ModelEngineMismatch(
-        f"{engine.game}: the turn model chooses {action!r} at {model.describe(state)}, which "
-        f"the engine does not allow (legal: {', '.join(legal) or 'none'})")
+        f"{engine.game}: the turn model and the engine disagree: the model chooses {action!r} "
+        f"at {model.describe(state)}, which is not legal in the engine "
+        f"(legal: {', '.join(legal) or 'none'})")
 
 
 @dataclass
