@@ -346,12 +346,12 @@ def numbers_disagree(shown: dict, odds: dict) -> list[str]:
     to 1e-9 where the panel shows floats); the names of those that differ."""
     wrong = []
     for key, name in ODDS_KEYS.items():
-        page_value = shown.get(key, "n/a")
+        page_value = shown.get(key, "none")
         exact = odds.get(f"{name}_exact")
         if key == "pBust" or shown.get("exactValues") == "true":
-            if page_value != (exact if exact is not None else "n/a"):
+            if page_value != (exact if exact is not None else "none"):
                 wrong.append(f"{name}: page {page_value}, command {exact}")
-        elif (page_value == "n/a") != (odds[name] is None) or (
+        elif (page_value == "none") != (odds[name] is None) or (
                 odds[name] is not None and abs(float(page_value) - odds[name])
                 > 1e-9 * max(1.0, abs(odds[name]))):
             wrong.append(f"{name}: page {page_value}, command {odds[name]}")
@@ -366,7 +366,7 @@ def check_numbers(page, timeout: float = 90.0) -> dict | None:
     deadline = time.monotonic() + timeout
     while True:
         shown = shown_numbers(page)
-        if shown.get("best", "n/a") == "n/a":
+        if shown.get("best", "none") == "none":
             return None
         flags = json.loads(shown["flags"])
         odds = cli_odds(shown["game"], flags, json.loads(shown["options"]))

@@ -428,9 +428,10 @@ class GameTable(widgets.VBox):
             return
         try:
             variant = self.spec.variant(change["new"])
-            # the seats must suit the new rules (a solo mode is for one player): checked before
-            # the game in progress is replaced, so a refusal leaves it as it was
-            self.spec.new_engine(variant, players=len(self.seats), seed=self.seed)
+            # rules that can seat nobody are refused before the game in progress is replaced,
+            # so a refusal leaves it as it was (rules for fewer seats fit the seats instead)
+            if not self._players_allowed(variant):
+                raise OptionError("these rules cannot start a game with any number of players")
         except (RulesError, CardError, ValueError, TypeError) as exc:
             self._set_options_quietly(self.variant.options())
             self._error(f"bad options: {exc}")
@@ -478,7 +479,9 @@ class GameTable(widgets.VBox):
         solution covers the table (the toggle is then hidden and the coach aims for points)."""
         try:
             return action_win_chances_task(engine)
-        except (RulesError, CardError, ValueError):
+        except (RulesError, CardError, ValueError, ImportError):
+            # ImportError: the static site's in-browser Python has no NumPy for the
+            # whole-game solvers (the gauge says so); the coach then aims for points
             return None
 
     def _objective_flags(self, engine: Engine, flags: dict[str, str]) -> dict[str, str]:
