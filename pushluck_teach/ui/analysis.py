@@ -706,7 +706,7 @@ class AnalysisPanel(widgets.VBox):
             parts.append(f"Recommended for the best chance to win: "
                          f"<strong>{escape(label(best))}</strong>.")
         hook = (f'<span class="pushluck-numbers-hook" hidden data-objective="win" '
-                f'data-p-bust="{F.fraction_text(numbers.p_bust, "n/a")}" '
+                f'data-p-bust="{F.fraction_text(numbers.p_bust, "none")}" '
                 f'data-best="{escape(str(best), quote=True)}"></span>')
         self.headline.value = ("<div class='pushluck-headline' data-objective='win'>"
                                + " ".join(parts) + hook + "</div>")
