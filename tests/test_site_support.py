@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pushluck_teach.ui.background import EventLoopExecutor
+from pushluck_teach.ui.background import EventLoopExecutor, let_the_page_in
 from pushluck_teach.ui.pyodide_site import missing_message
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,3 +129,7 @@ def test_import_error_handler_explains_and_covers_later_cells(capsys):
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def test_let_the_page_in_is_a_no_op_outside_pyodide():
+    assert let_the_page_in() is False
