@@ -1,7 +1,8 @@
 """Card notation and an immutable deck multiset.
 
-Notation (see RULES.md): a card is rank + suit, ranks ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` is
-accepted for ``T``), suits ``s h d c`` (also ``♠ ♥ ♦ ♣``), case-insensitive.  A joker is ``JK``.
+Notation (docs/rules.md, "Card notation"): a card is rank + suit, ranks
+``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` is accepted for ``T``), suits ``s h d c`` (also
+``♠ ♥ ♦ ♣``), case-insensitive.  A joker is ``JK``.
 A list of cards is separated by spaces or commas.  Every parse error is a :class:`CardError`
 whose message names the bad token.
 

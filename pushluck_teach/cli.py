@@ -14,10 +14,21 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from pushluck_teach.cards import CardError
-from pushluck_teach.games.base import Flag, GameSpec, Report, RulesError, all_games, get_game
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    Flag,
+    GameSpec,
+    Report,
+    RulesError,
+    Variant,
+    all_games,
+    get_game,
+)
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -92,10 +103,38 @@ def flag_values(spec_flags: Sequence[Flag], all_flags: Iterable[str], spec: Game
     return values
 
 
+def variant_from_args(spec: GameSpec, options: Sequence[str],
+                      args: argparse.Namespace) -> Variant:
+    """The variant the command line describes: ``--rules FILE`` (a rule file, for games that
+    read them) with the ``--option``s on top."""
+    path = getattr(args, "rules", None)
+    if path is None:
+        return spec.variant(options)
+    if spec.variant_from_text is None:
+        raise CliError(f"--rules does not apply to {spec.name}")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read --rules {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"--rules {path} is not UTF-8 text") from None
+    return spec.variant(options, rules=text)
+
+
+def add_rules_flag(parser: argparse.ArgumentParser, specs: Sequence[GameSpec]) -> None:
+    """``--rules FILE`` where some game reads rule files."""
+    readers = [spec.name for spec in specs if spec.variant_from_text is not None]
+    if readers:
+        parser.add_argument("--rules", metavar="FILE",
+                            help=f"a rule file (JSON) defining the variant ({', '.join(readers)})")
+
+
 def odds_command(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
-    variant = spec.variant(args.option or [])
+    variant = variant_from_args(spec, args.option or [], args)
     position = flag_values(spec.position_flags, args.flag_names, spec, args)
+    if args.objective == "win":
+        return win_odds(spec, variant, position, args)
     if spec.odds is not None:
         return print_report(spec.odds(variant, position), args)
     model, state = spec.position(variant, **position)
@@ -127,6 +166,42 @@ def odds_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def win_odds(spec: GameSpec, variant: Any, position: dict[str, Any],
+             args: argparse.Namespace) -> int:
+    """``pushluck odds GAME --objective win``: the chance to win after each action now (two
+    players, both playing the whole-game optimum afterwards), from ``--score``/``--opponent``."""
+    from pushluck_teach.solve.whole_game import solver_for
+
+    if spec.whole_game is None:
+        raise CliError(f"--objective win needs a whole-game solution; {spec.name} has none "
+                       "(games: " + ", ".join(s.name for s in all_games() if s.whole_game) + ")")
+    taken = {flag.name for flag in spec.position_flags}
+    if not {"score", "opponent"} <= taken:
+        raise CliError(f"--objective win is not available for {spec.name} yet (it needs "
+                       "--score and --opponent)")
+    model, state = spec.position(variant, **position)
+    if not model.actions(state):
+        raise CliError("the turn is over: nothing to decide")
+    task = solver_for(spec.name).action_win_chances(
+        variant, int(position.get("score") or 0), int(position.get("opponent") or 0),
+        model, state)
+    if task is None:
+        raise CliError(f"the whole-game solution of {spec.name} does not cover these options")
+    chances = task()
+    draw, stop = chances.get(DRAW), chances.get(STOP)
+    best = STOP if stop is not None and (draw is None or stop >= draw) else DRAW
+    if args.json:
+        print(json.dumps({"game": spec.name, "objective": "win", "p_win_draw": draw,
+                          "p_win_stop": stop, "best_action": best}))
+        return 0
+    print(f"{spec.title}: {model.describe(state)}; the chance to win (both playing for the win)")
+    for name, value in (("if you draw now", draw), ("if you stop now", stop)):
+        shown = "n/a (not allowed)" if value is None else f"{value:.6f}"
+        print(f"  {name:<32} {shown}")
+    print(f"  {'Best action':<32} {best}")
+    return 0
+
+
 def solve_command(args: argparse.Namespace) -> int:
     """``pushluck solve GAME``: the whole game (win probabilities, or turns to the goal)."""
     from pushluck_teach.solve.whole_game import solver_for
@@ -140,7 +215,7 @@ def solve_command(args: argparse.Namespace) -> int:
             if key.strip() == "target" and value.strip() != str(args.target):
                 raise CliError(f"--target {args.target} contradicts --option {item}")
         options.append(f"target={args.target}")
-    variant = spec.variant(options)
+    variant = variant_from_args(spec, options, args)
     if not spec.min_players <= args.players <= spec.max_players:
         raise CliError(f"{spec.name} takes {spec.min_players}-{spec.max_players} players, "
                        f"not {args.players}")
@@ -157,6 +232,66 @@ def solve_command(args: argparse.Namespace) -> int:
         if isinstance(value, list):
             shown = " vs ".join(map(str, value))
         print(f"  {key:<20} {shown}")
+    return 0
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    """``pushluck sweep GAME --option KEY=A..B[:STEP]``: solve every point; progress on stderr;
+    Ctrl-C stops after the point running and prints the points done."""
+    import signal
+    import threading
+
+    from pushluck_teach.solve.sweep import parse_sweep_option, run_sweep
+
+    spec = get_game(args.game)
+    if not spec.has_turn_model:
+        raise CliError(f"sweep covers games with a draw/stop turn; {spec.name} has none")
+    ranged = [item for item in args.option or [] if ".." in item.partition("=")[2]]
+    if len(ranged) != 1:
+        raise CliError("give exactly one --option KEY=A..B[:STEP] to sweep "
+                       f"({len(ranged)} given)")
+    key, values = parse_sweep_option(ranged[0])
+    fixed = [item for item in args.option or [] if item is not ranged[0]]
+    variant = variant_from_args(spec, fixed, args)
+    if key not in variant.options():
+        raise CliError(f"unknown option {key!r} for {spec.name} "
+                       f"(options: {', '.join(variant.options())})")
+    if args.workers < 1:
+        raise CliError(f"--workers must be at least 1, not {args.workers}")
+    stop = threading.Event()
+
+    def interrupted(signum: int, frame: object) -> None:
+        print("pushluck: stopping: keeping the points done", file=sys.stderr)
+        stop.set()
+        signal.signal(signal.SIGINT, previous)
+
+    def progress(done: int, total: int, point: Any) -> None:
+        what = point.error or f"{point.seconds:.2f} s"
+        print(f"[{done}/{total}] {key}={point.value}: {what}", file=sys.stderr, flush=True)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        result = run_sweep(spec, variant, key, values, turn=not args.skip_turn,
+                           whole_game=args.whole_game, workers=args.workers,
+                           scheduler=args.scheduler, progress=progress, stop=stop)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    print(f"{spec.title}: {key} over {len(values)} points"
+          + (f" (stopped after {len(result.points)})" if result.stopped else ""))
+    for point in result.points:
+        if point.error:
+            print(f"  {key}={point.value}: {point.error}")
+            continue
+        parts = []
+        if point.turn_value is not None:
+            parts.append(f"turn value {point.turn_value:.4f}, bust risk {point.bust_risk:.4f}, "
+                         f"threshold {point.threshold if point.threshold is not None else '-'}")
+        if point.win_chance is not None:
+            parts.append(f"first player wins {point.win_chance:.4f}")
+        print(f"  {key}={point.value}: " + "; ".join(parts or ["(nothing asked)"]))
     return 0
 
 
@@ -179,7 +314,7 @@ def game_command(args: argparse.Namespace) -> int:
                                                         for c in s.commands)]
         raise CliError(f"{args.command} does not apply to {spec.name} "
                        f"(games: {', '.join(offering)})")
-    variant = spec.variant(args.option or [])
+    variant = variant_from_args(spec, args.option or [], args)
     values = flag_values(command.flags, args.flag_names, spec, args)
     return print_report(command.run(variant, values), args)
 
@@ -202,7 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
     position = game_flags(specs, lambda spec: spec.position_flags)
     add_flags(odds, position)
     odds.set_defaults(flag_names=tuple(position))
+    add_rules_flag(odds, specs)
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
+    odds.add_argument("--objective", choices=("points", "win"), default="points",
+                      help="points: this turn's points (default); win: the chance to win the "
+                           "game after each action (games with a whole-game solution)")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.set_defaults(handler=odds_command)
@@ -215,11 +354,28 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
                        help="one per player, in seat order: win-optimal (or optimal), "
                             "hold:20, threshold:30, keep-pace, turn-optimal, ...")
+    add_rules_flag(solve, specs)
     solve.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
     solve.add_argument("--exact", action="store_true",
                        help="add exact fractions (small targets only)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=solve_command)
+
+    sweep = sub.add_parser("sweep", help="vary one option over a range and solve every point")
+    sweep.add_argument("game", help=names)
+    add_rules_flag(sweep, specs)
+    sweep.add_argument("--option", action="append", metavar="KEY=VALUE",
+                       help="a rule option; exactly one as KEY=A..B[:STEP] is swept")
+    sweep.add_argument("--whole-game", action="store_true",
+                       help="add the first player's win chance (games with a whole-game solver)")
+    sweep.add_argument("--skip-turn", action="store_true",
+                       help="skip the turn analysis (turn value, stop rule, bust risk)")
+    sweep.add_argument("--workers", type=int, default=1,
+                       help="local processes solving points in parallel (default 1)")
+    sweep.add_argument("--scheduler", metavar="ADDR",
+                       help="a dask.distributed scheduler, e.g. tcp://host:8786")
+    sweep.add_argument("--json", action="store_true", help="print one JSON object")
+    sweep.set_defaults(handler=sweep_command)
 
     extra: dict[str, list[GameSpec]] = {}
     for spec in specs:
@@ -232,6 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
         flags = game_flags(offering, lambda spec, name=name: next(
             c.flags for c in spec.commands if c.name == name))
         add_flags(sub_parser, flags)
+        add_rules_flag(sub_parser, offering)
         sub_parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                                 help="a rule option")
         sub_parser.add_argument("--exact", action="store_true", help="add exact fractions")

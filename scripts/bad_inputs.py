@@ -201,6 +201,31 @@ LISTED: list[dict[str, Any]] = [
     {"what": "API: a cursed queen that does not exist",
      "api": {"game": "lands-uncharted", "options": {"cursed_idol": ["hearts", "stars"]}},
      "error": "OptionError", "names": "'stars'"},
+    # ---- built games (issue 11): the options a generator cannot reach ----------------------
+    {"what": "custom: a total limit that is not a number",
+     "argv": ["odds", "custom", "--option", "bust_over=x"], "names": "bust_over"},
+    {"what": "custom: a last digit that is not a digit",
+     "argv": ["odds", "custom", "--option", "bust_ending=10"], "names": "bust_ending"},
+    {"what": "custom: a negative bonus total",
+     "argv": ["odds", "custom", "--option", "bonus_total=-1"], "names": "bonus_total"},
+    {"what": "custom: allies given as text",
+     "argv": ["odds", "custom", "--option", "allies=aces"], "names": "allies"},
+    {"what": "custom: an empty name", "argv": ["odds", "custom", "--option", "name="],
+     "names": "name"},
+    {"what": "custom: a game too large to solve",
+     "argv": ["odds", "custom", "--option", "bust_over=none"], "names": "too large"},
+    {"what": "custom: a bust rule given as text",
+     "argv": ["odds", "custom", "--option", "bust_counts=K"], "names": "bust_counts"},
+    {"what": "custom: a die face that is not on the die",
+     "argv": ["odds", "custom", "--option", "dice=6", "--drawn", "7"], "names": "'7'"},
+    {"what": "custom: removed cards when every turn reshuffles",
+     "argv": ["odds", "custom", "--removed", "Kh"], "names": "removed"},
+    {"what": "custom: allies in a game without ally cards",
+     "argv": ["odds", "custom", "--allies", "1"], "names": "allies"},
+    {"what": "custom: --rules given to a game without rule files",
+     "argv": ["odds", "pig", "--rules", "rules.json"], "names": "--rules"},
+    {"what": "custom: a rule file that does not exist",
+     "argv": ["odds", "custom", "--rules", "no-such-rules.json"], "names": "no-such-rules.json"},
 ]
 
 # Values an option refuses, by the option's type; ranges add low-1 and high+1.
@@ -229,8 +254,8 @@ def generated() -> Iterator[dict[str, Any]]:
                     values.append(str(info.high + 1))
             elif hint is bool:
                 values = list(BAD_BOOLEANS)
-            elif hint is str or typing.get_origin(hint) is tuple:
-                values = list(BAD_WORDS)
+            elif (hint is str and info.choices) or typing.get_origin(hint) is tuple:
+                values = list(BAD_WORDS)  # (free text, such as a built game's name, has none)
             for value in values:
                 yield {"what": f"{spec.name}: option {name}={value!r}",
                        "argv": ["odds", spec.name, "--option", f"{name}={value}"],

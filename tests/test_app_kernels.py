@@ -8,7 +8,7 @@ private loopback port and reads Voilà's log.  Reproduced here:
 * a served kernel's idle time counts from the hand-out: a page fetched without a browser keeps
   its kernel for the timeout, then the culler frees it;
 * a pool kernel killed while it waits is never handed to a page: the page gets a live kernel;
-* the app's full pool starts 20 times over (two servers at once each time, so kernels of two
+* the app's full pool starts 10 times over (two servers at once each time, so kernels of two
   processes start together) with no kernel dying and every kernel on IPC sockets;
 * a page whose kernel dies (killed from outside, or dying while the page is rendered) shows the
   notice with a reload button, and the reload brings a working page back.
@@ -234,8 +234,8 @@ def test_pool_kernel_that_died_is_never_served():
 
 
 @pytest.mark.slow
-def test_full_pool_starts_twenty_times_without_a_kernel_dying():
-    rounds, seen, seconds = 10, [], []
+def test_full_pool_starts_ten_times_without_a_kernel_dying():
+    rounds, seen, seconds = 5, [], []
     for _ in range(rounds):
         start = time.monotonic()
         apps = [App(PORTS[1]), App(PORTS[2])]  # the README's command, default pool, twice

@@ -18,11 +18,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pushluck_teach.games import all_games
-from pushluck_teach.games.base import DRAW, STOP, GameSpec, RulesError, Variant
+from pushluck_teach.games.base import DRAW, STOP, GameSpec, RulesError, Variant, turn_games
 from pushluck_teach.solve.turn import TurnSolver
 
-GAMES = all_games()
+GAMES = turn_games()  # the games with a draw/stop turn model
 PRESETS = [(spec, name) for spec in GAMES for name in spec.presets]
 # Exact solves of shallow positions of the biggest games take seconds; the conformance check
 # compares float and exact modes wherever the position's state space is at most this large.

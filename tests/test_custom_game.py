@@ -99,7 +99,7 @@ def test_estimate_bounds_the_states_visited() -> None:
 
 
 def test_a_game_too_large_is_refused_with_its_estimate() -> None:
-    huge = RuleSet(name="Endless", decks=4, bust_ending=7, first_draw_safe=True)
+    huge = RuleSet(name="Endless", decks=4, bust_ending=7, first_draw_safe=True, bust_over=None)
     with pytest.raises(PositionError, match=r"too large to solve on the page: about [\d,]+ "
                                             r"states"):
         custom_position(huge)
@@ -107,7 +107,7 @@ def test_a_game_too_large_is_refused_with_its_estimate() -> None:
 
 def test_a_dice_game_that_might_never_end_is_a_rules_error() -> None:
     with pytest.raises(RulesError, match="bust_counts"):
-        RuleSet(dice=6)
+        RuleSet(dice=6, bust_over=None)
     with pytest.raises(RulesError, match="face 1 is worth 0"):
         RuleSet(dice=6, values=(("1", 0),), bust_over=30)
 
@@ -125,7 +125,8 @@ def test_first_draw_safety_and_allies_by_hand() -> None:
     # A tiny deck: 2 3 and two kings of hearts; a second king busts; first draw safe.
     rules = RuleSet(name="Tiny", remove_suits=("s", "d", "c"),
                     remove_ranks=("A", "4", "5", "6", "7", "8", "9", "T", "J", "Q"),
-                    bust_counts=(CountRule(kind=CardSet(ranks=("K",)), n=2),), decks=2)
+                    bust_counts=(CountRule(kind=CardSet(ranks=("K",)), n=2),), decks=2,
+                    bust_over=None)
     # deck: 2h 2h 3h 3h Kh Kh; after Kh the chance the next card busts is 1/5
     model, state = custom_position(rules, drawn="Kh")
     assert TurnSolver(model, exact=True).p_bust_next(state) == Fraction(1, 5)
@@ -176,7 +177,8 @@ def test_engine_agrees_with_the_model(rules: RuleSet) -> None:
 TINY = RuleSet(name="Tiny", decks=2, remove_suits=("s", "d", "c"),
                remove_ranks=("4", "5", "6", "7", "8", "9", "T", "J", "Q"),
                bust_counts=(CountRule(kind=CardSet(ranks=("K",)), n=2),),
-               allies=CardSet(ranks=("A",)), reshuffle_each_turn=False, bank_minimum=6)
+               allies=CardSet(ranks=("A",)), reshuffle_each_turn=False, bank_minimum=6,
+               bust_over=None)
 
 
 @pytest.mark.parametrize("name", [*BUILT_GAMES, "tiny"])

@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from pushluck_teach.games import all_games, get_game
-from pushluck_teach.games.base import CARDS, DICE, RulesError
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import CARDS, DICE, RulesError, turn_games
 from pushluck_teach.games.policies import (
     THRESHOLD,
     TURN_OPTIMAL,
@@ -18,19 +18,20 @@ from pushluck_teach.games.policies import (
 )
 from pushluck_teach.sim.bots import OptimalTurnBot, ThresholdBot, make_bot
 
-GAMES = all_games()
+GAMES = turn_games()
 
 # The decks as the rules state them: a standard deck with two jokers (Captain Seven), a
 # standard deck (Lands Uncharted, Hit List; two with long_haul), Incan Gold's 34 cards (13
 # spades as traps, 7 treasure ranks in two red suits + 2 jokers, 5 heart artifacts).
-DECK_SIZES = {"captain-seven": 54, "lands-uncharted": 52, "hit-list": 52, "incan-gold": 34}
+DECK_SIZES = {"captain-seven": 54, "lands-uncharted": 52, "hit-list": 52, "incan-gold": 34,
+              "custom": 52}
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=[s.name for s in GAMES])
 def test_a_spec_describes_its_game(spec) -> None:
-    assert spec.draws in (CARDS, DICE)
     variant = spec.variant_cls()
-    if spec.draws == DICE:
+    assert spec.draws_for(variant) in (CARDS, DICE)
+    if spec.draws_for(variant) == DICE:
         assert spec.deck is None
     else:
         assert len(spec.deck(variant)) == DECK_SIZES[spec.name]

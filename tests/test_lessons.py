@@ -27,9 +27,32 @@ def test_lesson_1_answer_is_the_counted_bust_probability():
     assert lesson.question.answer == Fraction(6, 50)
     lesson.question.text.value = "3/25"
     assert lesson.question.check()
-    lesson.draw_random()
-    lesson.draw_random()
-    assert "error" not in lesson.message.value.lower()
+    for _ in range(2):
+        before = lesson.drawn.value.split()
+        lesson.draw_random()
+        after = lesson.drawn.value.split()
+        if after == before:  # the card ended the turn: the position stays, the message says so
+            assert "You drew" in lesson.message.value
+        else:  # one card more, and the page shows the new position (not an error line)
+            assert after[:-1] == before and "Position:" in lesson.message.value
+            assert lesson.question.answer == _lands_bust_by_hand(after)
+        assert ERROR_COLOUR not in lesson.message.value
+
+
+ERROR_COLOUR = "#D55E00"  # the lessons write error lines in vermillion
+
+
+def _lands_bust_by_hand(drawn: list[str]) -> Fraction:
+    """Lands Uncharted, P(next draw busts), counted from the rules: an ally held stops any bust;
+    else the cards left whose number is in the haul, plus every threat left once the haul holds
+    one, out of the cards left."""
+    ranks = {code[0] for code in drawn if code[0] in "23456789T"}
+    threat = any(code[0] in "JQK" for code in drawn)
+    if any(code[0] == "A" for code in drawn):
+        return Fraction(0)
+    left = 52 - len(drawn)
+    dangerous = 3 * len(ranks) + (12 - sum(code[0] in "JQK" for code in drawn) if threat else 0)
+    return Fraction(dangerous, left)
 
 
 def test_lesson_2_answer_is_draw_once_value():
@@ -108,3 +131,83 @@ def test_lesson_6_optimal_against_itself_wins_half_in_both_seats():
     view = rules_against_optimal(pig.evaluate_match, piglet, ["hold:2", "optimal"])
     assert view.values["optimal"] == pytest.approx(0.5)
     assert view.values["hold:2"] <= 0.5 + 1e-12 and len(view.lines) == 2
+
+
+def test_lessons_1_and_2_clear_an_old_position_after_an_input_error():
+    first = L.NextCardLesson(game="lands-uncharted", drawn="5h 9s")
+    assert first.outcome_fig.data[0].x  # the old position's bars
+    first.set_drawn("5h 5h")
+    assert ERROR_COLOUR in first.message.value and "5h" in first.message.value
+    assert not first.outcome_fig.data[0].x and not first.path_fig.data[0].x
+    assert first.counts.value == "" and first.question.answer is None
+    first.question.text.value = "3/25"
+    assert not first.question.check() and "Fix the cards" in first.question.feedback.value
+    first.set_drawn("5h 9s")  # a good position brings everything back
+    assert first.question.answer == Fraction(3, 25) and first.outcome_fig.data[0].x
+
+    second = L.WhenToStopLesson(game="hit-list", drawn="9h 6c")
+    assert second.bars.data[0].y[0] == 15
+    second.drawn.value = "9h Zz"
+    assert ERROR_COLOUR in second.message.value and "Zz" in second.message.value
+    assert all(y is None for y in second.bars.data[0].y)
+    assert second.summary.value == "" and second.question.answer is None
+
+
+def test_lesson_6_explorer_holds_its_data_before_any_view():
+    import numpy as np
+
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game import pig
+    from pushluck_teach.ui.lessons.winning_the_game import PositionExplorer
+
+    solution = pig.optimal_solution(PigVariant())
+    explorer = PositionExplorer(solution.start, solution.roll_values, solution.hold_values,
+                                target=100, min_total=2)
+    # What a browser view draws when it opens: the synced state, not an empty chart.
+    roll, hold = explorer.chart._widget_data[0], explorer.chart._widget_data[1]
+    assert list(roll["x"]) == list(range(2, 100))
+    assert np.allclose(roll["y"], solution.roll_values[2:100, 0, 0])
+    assert np.allclose(hold["y"], solution.hold_values[2:100, 0, 0])
+    assert explorer.gauge._widget_data[0]["value"] == pytest.approx(100 * solution.start[0, 0])
+    explorer.mine.value, explorer.theirs.value = 77, 10
+    roll = explorer.chart._widget_data[0]
+    assert list(roll["x"]) == list(range(2, 23))  # a turn total of 23 reaches 100
+    assert np.allclose(roll["y"], solution.roll_values[2:23, 77, 10])
+    assert "With 77 against 10" in explorer.advice.value
+
+
+def test_lesson_6_questions_are_typed():
+    from pushluck_teach.ui.lessons.winning_the_game import chance_question
+
+    question = chance_question("What is the chance?", 0.534698, explanation="<p>why</p>")
+    for typed, ok in (("0.53", True), ("53.5%", True), ("53%", False), ("0.6", False),
+                      ("abc", False)):
+        question.text.value = typed
+        assert question.check() is ok, typed
+    question.reveal()
+    assert "53.47%" in question.feedback.value and "why" in question.feedback.value
+
+
+def test_lesson_2_switching_game_starts_from_its_example_not_a_dead_end():
+    lesson = L.WhenToStopLesson(game="hit-list", drawn="9h 6c")
+    lesson.game.value = "pig"  # "9h 6c" are not rolls: the game's example position comes instead
+    assert lesson.drawn.value == "3 5" and ERROR_COLOUR not in lesson.message.value
+    # Pig from a turn total of 8: one roll then hold is worth (5*8 + 20)/6 = 10 by hand.
+    assert lesson.question.answer == 10
+
+
+def test_lessons_3_and_5_clear_an_old_position_after_an_input_error():
+    chain = L.MarkovChainLesson(game="pig", threshold=20, examples=CHAIN_EXAMPLES)
+    assert chain.graph.data[1].x and chain.question.answer is not None
+    chain.drawn.value = "1"
+    assert ERROR_COLOUR in chain.message.value
+    assert not chain.graph.data[1].x and chain.summary.value == ""
+    assert chain.question.answer is None
+
+    variants = L.RuleVariantsLesson(game="lands-uncharted", drawn="5h 9s 7c", left="standard",
+                                    right="buried-treasure")
+    assert variants.question.answer == 5
+    variants.drawn.value = "5h 5h"
+    assert ERROR_COLOUR in variants.message.value and "5h" in variants.message.value
+    assert variants.left_html.value == variants.right_html.value == ""
+    assert not variants.figure.data[0].x and variants.question.answer is None

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pushluck_teach.games import all_games, get_game
-from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.games import get_game
+from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel, turn_games
 from pushluck_teach.games.pig import PigTurnModel, PigVariant
 from pushluck_teach.solve.markov import (
     absorbing_analysis,
@@ -164,7 +164,7 @@ def check_against_solver(solver, state, chain):
     assert float(exact.expected_draws[0]) == pytest.approx(floats.expected_draws[0])
 
 
-@pytest.mark.parametrize("name", [spec.name for spec in all_games()])
+@pytest.mark.parametrize("name", [spec.name for spec in turn_games()])
 def test_every_game_absorption_equals_solver(name):
     found = list(small_chains(name, seeds=1, limit=2_000))
     assert found, f"no small position found for {name}"
@@ -173,7 +173,7 @@ def test_every_game_absorption_equals_solver(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [spec.name for spec in all_games()])
+@pytest.mark.parametrize("name", [spec.name for spec in turn_games()])
 def test_every_game_absorption_equals_solver_larger(name):
     found = list(small_chains(name, seeds=2, limit=10_000))
     assert found

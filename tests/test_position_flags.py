@@ -9,11 +9,10 @@ import random
 import pytest
 
 from pushluck_teach.cli import POSITION_FLAGS
-from pushluck_teach.games import all_games
-from pushluck_teach.games.base import DRAW, GameSpec
+from pushluck_teach.games.base import DRAW, GameSpec, turn_games
 from pushluck_teach.solve.turn import TurnSolver
 
-GAMES = all_games()
+GAMES = turn_games()  # the games with a draw/stop turn model
 FLAG_KWARGS = {flag: name for name, flag in POSITION_FLAGS.items()}
 
 

@@ -171,3 +171,14 @@ def test_expected_turns_to_a_target_matches_the_pig_chain() -> None:
         got = expected_turns_to_target(model, target, hold, start=state, exact=True)
         assert got == exact_expected_turns(PigModel.from_variant(PigVariant(target=target)),
                                            hold)
+
+
+@pytest.mark.slow
+def test_process_pool_sweep_of_a_game_whose_spec_holds_lambdas() -> None:
+    """A registered spec travels to the workers by name (specs may hold lambdas)."""
+    pig = get_game("pig")
+    serial = run_sweep(pig, pig.variant_cls(), "target", [10, 20], turn=False, whole_game=True)
+    pooled = run_sweep(pig, pig.variant_cls(), "target", [10, 20], turn=False, whole_game=True,
+                       workers=2)
+    assert [p.win_chance for p in pooled.points] == [p.win_chance for p in serial.points]
+    assert all(p.error is None for p in pooled.points)

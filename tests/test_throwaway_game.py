@@ -36,8 +36,10 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    all_games,
     get_game,
     registered,
+    turn_games,
 )
 from pushluck_teach.ui import GameTable
 
@@ -271,6 +273,54 @@ def test_a_game_adds_its_own_commands_and_odds_report(kings_pair: GameSpec) -> N
     with registered(own):
         code, out, _ = run_cli("odds", own.name, "--drawn", "3h Ks")
     assert (code, out) == (0, "3h Ks: 8 points\n")
+
+
+def rules_from_text(text: str) -> KingsPairVariant:
+    """The tiny game's rule files: JSON ``{"king_value": 9}``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"the rule file is not JSON: {exc.msg}") from None
+    return KingsPairVariant(**data)
+
+
+def test_a_game_reads_rule_files(tmp_path) -> None:
+    spec = dataclasses.replace(SPEC, variant_from_text=rules_from_text)
+    rules = tmp_path / "royal.json"
+    rules.write_text('{"king_value": 9, "target": 30}')
+    with registered(spec):
+        # 3h 4h Kh Ks left after 2h; one more draw then stop: (5 + 6 + 11 + 11) / 4 = 33/4.
+        code, out, _ = run_cli("odds", NAME, "--rules", str(rules), "--drawn", "2h", "--json",
+                               "--exact")
+        assert code == 0 and json.loads(out)["ev_draw_once_exact"] == "33/4"
+        # --option on top of the file: king_value 5 -> (5 + 6 + 7 + 7) / 4 = 25/4.
+        code, out, _ = run_cli("odds", NAME, "--rules", str(rules), "--option", "king_value=5",
+                               "--drawn", "2h", "--json", "--exact")
+        assert code == 0 and json.loads(out)["ev_draw_once_exact"] == "25/4"
+        assert spec.variant(["king_value=5"], rules=rules.read_text()) == KingsPairVariant(
+            king_value=5, target=30)
+        code, _, err = run_cli("odds", NAME, "--rules", str(tmp_path / "missing.json"))
+        assert code == 2 and err.startswith("pushluck: error: cannot read --rules ")
+        assert err.count("\n") == 1
+        rules.write_text("{not json")
+        code, _, err = run_cli("odds", NAME, "--rules", str(rules))
+        assert code == 2 and "the rule file is not JSON" in err
+        code, _, err = run_cli("odds", "pig", "--rules", str(rules))
+        assert code == 2 and err.strip() == "pushluck: error: --rules does not apply to pig"
+
+
+def test_a_game_without_a_turn_model_says_so() -> None:
+    class NoTurnEngine(KingsPairEngine):
+        turn_position = Engine.turn_position
+
+    own = dataclasses.replace(SPEC, name="kings-pair-hand", engine_cls=NoTurnEngine,
+                              odds=lambda variant, flags: score_hand(variant, {"hand": ""}))
+    with registered(own):
+        assert not own.has_turn_model and SPEC.has_turn_model
+        assert own not in turn_games() and own in all_games()
+        engine = own.new_engine(players=2, seed=1)
+        with pytest.raises(PositionError, match="kings-pair has no draw/stop turn"):
+            engine.turn_position()
 
 
 def test_the_table_plays_the_new_game(kings_pair: GameSpec) -> None:

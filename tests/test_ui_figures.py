@@ -126,7 +126,7 @@ def test_next_card_update_in_place_matches_outcomes() -> None:
     bust, gain = fig.data
     assert bust.x == ("1 (bust)",) and bust.y == (1 / 6,) and bust.text == ("1/6",)
     assert gain.x == ("2", "3") and gain.customdata[0][0] == "1/6 ≈ 0.1667"
-    assert fig.layout.title.text.endswith("P(bust) = 1/6")
+    assert fig.layout.title.text.endswith("chance to bust 1/6")
     assert bust.marker.color == BUST_COLOUR and gain.marker.color == GAIN_COLOUR
     assert {BUST_COLOUR, GAIN_COLOUR} <= set(OKABE_ITO.values())
 
@@ -138,7 +138,7 @@ def test_choice_figure_outlines_the_best_and_skips_unavailable() -> None:
     F.update_choice(fig, bars, "optimal", "best: draw")
     trace = fig.data[0]
     assert trace.x == ("draw once", "optimal play")
-    assert trace.text == ("5.000", "8.167")
+    assert trace.text == ("5", "8.167")  # a whole number without decimals (issue 13)
     assert trace.y == (5.0, 49 / 6)
     assert trace.marker.line.width == (0, 4)
     assert "n/a" in F.choice_html(bars, "Draw")

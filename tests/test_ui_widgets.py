@@ -75,13 +75,16 @@ def check_charts_match_solver(table: GameTable) -> None:
     assert panel.p_bust_exact == fraction_text(p_bust)
     if p_bust is not None:
         assert panel.fig_bust.data[0].y[-1] == float(p_bust)
-        assert fraction_text(p_bust) in panel.text_bust.value
+        # 0 and 1 are written "0 (impossible)" and "1 (certain)" (issue 13), others as p/q
+        shown = {0: "0 (impossible)", 1: "1 (certain)"}.get(p_bust, fraction_text(p_bust))
+        assert shown in panel.text_bust.value
     outcomes = exact.next_outcomes(state)
     bust, gain = panel.fig_next.data
     assert sorted(bust.y + gain.y) == sorted(float(o.probability) for o in outcomes)
     assert len(bust.y) == sum(o.busted for o in outcomes)
     for outcome in outcomes:
-        assert fraction_text(outcome.probability) in panel.text_next.value
+        assert {1: "1 (certain)"}.get(outcome.probability,
+                                      fraction_text(outcome.probability)) in panel.text_next.value
     choice = panel.fig_choice.data[0]
     values = dict(zip(choice.x, choice.y, strict=True))
     analysis = floats.analyse(state)
@@ -108,7 +111,10 @@ def check_charts_match_solver(table: GameTable) -> None:
 def play_checked(name: str, *, max_clicks: int, cli_checks: int = 2) -> GameTable:
     """One human seat choosing the solver's best action against an optimal bot; checks the
     charts after every click."""
-    table = GameTable(name, seats=("human", "optimal"), seed=11, background=False)
+    # The turn's numbers: the coach aims for points (the win objective is checked in
+    # tests/test_classroom_table.py).
+    table = GameTable(name, seats=("human", "optimal"), seed=11, background=False,
+                      objective="points")
     figures = [id(f) for f in table.panel.figures]
     traces = [id(t) for f in table.panel.figures for t in f.data]
     clicks = 0
@@ -220,7 +226,7 @@ def test_changing_an_option_starts_a_new_game(name: str) -> None:
         info = table.variant.option_info(key)
         if isinstance(value, bool):
             new: object = not value
-        elif isinstance(value, int):
+        elif isinstance(value, int) and type(widget).__name__ == "IntText":
             new = value + 1 if info.high is None or value < info.high else value - 1
         else:
             continue
@@ -331,7 +337,7 @@ def test_browser_state_follows_every_click_and_the_bundle_is_sent_once() -> None
 
 
 def test_background_distribution_matches_the_solver() -> None:
-    table = GameTable("pig", seats=("human", "optimal"), seed=6)
+    table = GameTable("pig", seats=("human", "optimal"), seed=6, objective="points")
     assert table.panel.background
     table.action_buttons[DRAW].click()
     table.panel.wait()

@@ -4,14 +4,14 @@ A game module (one file in ``games/``) defines three things and registers them w
 :func:`register`:
 
 * a **variant**: a frozen, keyword-only dataclass subclassing :class:`Variant`, holding every
-  option RULES.md lists for the game with its default, validated in ``__post_init__``;
+  option docs/rules.md lists for the game with its default, validated in ``__post_init__``;
 * a **turn model**: a :class:`TurnModel`, the rules of one turn as an explicit finite Markov
   decision process.  States are hashable; ``actions(state)`` lists the legal actions (empty for
   a terminal state); ``transitions(state, action)`` lists ``(weight, next_state)`` pairs with
   positive integer weights, so that the probability of each outcome is ``weight / total weight``
   exactly (a deterministic action has one pair of weight 1).  ``payoff(terminal)`` is the turn
-  objective of RULES.md.  The canonical actions are :data:`DRAW` and :data:`STOP`; a game may add
-  others (the ace's value in Hit List, say);
+  objective of docs/rules.md.  The canonical actions are :data:`DRAW` and :data:`STOP`; a game
+  may add others (the ace's value in Hit List, say);
 * a **play engine**: an :class:`Engine`, the whole multi-player game with a real shuffled deck
   driven by a seeded ``random.Random``.
 
@@ -311,7 +311,8 @@ class TurnModel(ABC, Generic[State]):
 
     @abstractmethod
     def payoff(self, terminal: State) -> Number:
-        """The turn objective of a terminal state (RULES.md, "Turn objective for analysis")."""
+        """The turn objective of a terminal state (docs/rules.md, "The turn objective used for
+        analysis")."""
 
     @abstractmethod
     def is_bust(self, terminal: State) -> bool:
@@ -367,7 +368,7 @@ class TurnModel(ABC, Generic[State]):
 
 @dataclass(frozen=True)
 class TurnRecord:
-    """How one finished turn went: ``result`` is the turn objective of RULES.md."""
+    """How one finished turn went: ``result`` is the turn objective of docs/rules.md."""
 
     player: int
     result: Number
@@ -377,12 +378,34 @@ class TurnRecord:
 
 
 @dataclass(frozen=True)
+class CardZone:
+    """One place cards lie on a card-play table: a hand, an expedition, a discard pile, the deck.
+
+    ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
+    (any game's notation; a pile's top last); a ``hidden`` zone lists no cards but still
+    ``count``s them.  ``key`` is stable (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the
+    zone's colour or suit code, if it has one.
+    """
+
+    key: str
+    label: str
+    owner: int | None
+    cards: tuple[str, ...]
+    count: int
+    hidden: bool = False
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
 class TableView:
     """What a table shows of a game in progress, for any player to see (used by the UI).
 
     ``turn_cards`` are the cards of the current turn in the order drawn (for Incan Gold: the
-    cards flipped this round; for Pig: empty, with the rolls in ``turn_lines``).  ``turn_lines``
-    and ``player_lines`` are short texts (allies held, relics, gems carried, hits, botches...).
+    cards flipped this round; for Pig: empty, with the rolls in ``turn_dice``).  ``zones`` are
+    the hands, expeditions and piles of a card-play game (empty for draw/stop games), as seen by
+    ``viewer`` (the player whose hand is shown; ``None``: no hand shown).
+    ``turn_lines`` and ``player_lines`` are short texts (allies held, relics, gems carried, hits,
+    botches...).
     """
 
     scores: tuple[Number, ...]
@@ -396,6 +419,8 @@ class TableView:
     round_text: str = ""
     finished_text: str = ""
     turn_dice: tuple[int, ...] = ()
+    zones: tuple[CardZone, ...] = ()
+    viewer: int | None = None
 
 
 class Engine(ABC):
@@ -445,12 +470,14 @@ class Engine(ABC):
         best = max(scores)
         return tuple(p for p, score in enumerate(scores) if score == best)
 
-    @abstractmethod
     def turn_position(self) -> tuple[TurnModel[Any], Any]:
         """The current turn as ``(model, state)``, from what the player to move knows.
 
-        The model's action names equal the engine's for every action the model covers.
+        The model's action names equal the engine's for every action the model covers.  A game
+        without a draw/stop turn model (its spec has ``odds``) keeps this default, which says so
+        in one line; nothing generic calls it for such a game (``GameSpec.has_turn_model``).
         """
+        raise PositionError(f"{self.game} has no draw/stop turn to analyse")
 
     @abstractmethod
     def view(self) -> TableView:
@@ -462,6 +489,12 @@ class Engine(ABC):
         than this turn's cards (a discard pile, allies, a round) override it."""
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
+
+    def others_in_turn(self) -> tuple[int, ...]:
+        """The other players whose choices change the result of this turn (Incan Gold's
+        explorers still inside); a table describes their behaviour to the position (its
+        ``others`` flag).  Default: nobody."""
+        return ()
 
     @property
     def scores_hidden(self) -> bool:
@@ -520,6 +553,8 @@ DRAWN = Flag("drawn", "this turn's cards, in order")
 REMOVED = Flag("removed", "cards out of the draw pile for other reasons")
 #: A dice game's ``drawn``.
 ROLLS = Flag("drawn", "this turn's rolls, in order")
+#: Aces held as allies from earlier turns (Lands Uncharted, built games with allies).
+ALLIES = Flag("allies", "allies held from earlier turns", int)
 
 
 @dataclass(frozen=True)
@@ -550,15 +585,18 @@ class GameSpec:
     from what is known, raising :class:`RulesError` (or :class:`~pushluck_teach.cards.CardError`)
     on bad input; it takes exactly the keywords of ``position_flags``.
 
-    * ``deck(variant)``: the full deck under a variant (``None`` for dice); ``draws``:
-      ``"cards"`` or ``"dice"`` (how ``--drawn`` is read and how a table shows this turn);
+    * ``deck(variant)``: the full deck of standard cards under a variant (``None`` for dice,
+      or for a game whose cards are not standard playing cards); ``draws``: ``"cards"`` or
+      ``"dice"``, or a function of the variant saying which (:meth:`draws_for`);
     * ``whole_game``: the dotted path of the solve-side module exposing ``SOLVER`` (a string,
       because games do not import ``solve``), or ``None``;
     * ``odds``: for a game whose analysis is not the generic draw/stop turn, a function
       ``(variant, flags) -> Report`` that ``pushluck odds`` prints instead;
     * ``commands``: extra subcommands; ``bots``: the game's own bots by name;
     * ``example``: a position that leaves a decision, as position flags (``{"drawn": "5h 9s"}``),
-      for lessons and docs.
+      for lessons and docs;
+    * ``variant_from_text``: builds a variant from a rule file's text (``pushluck ... --rules
+      FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files.
     """
 
     name: str
@@ -571,16 +609,40 @@ class GameSpec:
     presets: Mapping[str, Variant] = field(default_factory=dict)
     blurb: str = ""
     deck: Callable[[Any], tuple[Card, ...]] | None = None
-    draws: str = CARDS
+    draws: str | Callable[[Any], str] = CARDS
     position_flags: tuple[Flag, ...] = (DRAWN, REMOVED)
     whole_game: str | None = None
     odds: Callable[[Variant, Mapping[str, Any]], Report] | None = None
     commands: tuple[GameCommand, ...] = ()
     bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
     example: Mapping[str, str] = field(default_factory=dict)
+    variant_from_text: Callable[[str], Variant] | None = None
 
-    def variant(self, options: Mapping[str, Any] | Iterable[str] = ()) -> Variant:
-        return self.variant_cls.from_options(options)
+    def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
+                rules: str | None = None) -> Variant:
+        """A variant from options (``{"key": value}`` or ``["key=value"]``); with ``rules``
+        (a rule file's text) the rule file's variant with the options applied on top."""
+        if rules is None:
+            return self.variant_cls.from_options(options)
+        if self.variant_from_text is None:
+            raise RulesError(f"--rules does not apply to {self.name}")
+        base = self.variant_from_text(rules)
+        given = (list(options) if isinstance(options, Mapping)
+                 else [item.partition("=")[0].strip() for item in options])
+        if not given:
+            return base
+        overrides = type(base).from_options(options)
+        return base.replace(**{key: getattr(overrides, key) for key in given})
+
+    @property
+    def has_turn_model(self) -> bool:
+        """Whether the game's analysis is the generic draw/stop turn (``odds`` not set): only
+        then do ``position`` and ``Engine.turn_position`` answer."""
+        return self.odds is None
+
+    def draws_for(self, variant: Variant) -> str:
+        """``"cards"`` or ``"dice"`` under ``variant``."""
+        return self.draws(variant) if callable(self.draws) else self.draws
 
     def position_from_flags(self, variant: Variant, flags: Mapping[str, str]
                             ) -> tuple[TurnModel[Any], Any]:
@@ -646,3 +708,9 @@ def all_games() -> tuple[GameSpec, ...]:
     from pushluck_teach import games  # noqa: F401
 
     return tuple(_REGISTRY[k] for k in sorted(_REGISTRY))
+
+
+def turn_games() -> tuple[GameSpec, ...]:
+    """The games whose analysis is the draw/stop turn (what tables' analysis panels, the
+    conformance test and the turn lessons cover)."""
+    return tuple(spec for spec in all_games() if spec.has_turn_model)

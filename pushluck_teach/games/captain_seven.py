@@ -1,6 +1,6 @@
 r"""Captain Seven's Doubloons: draw cards, stash the total, and never let it end in 7.
 
-Rules (RULES.md, "Captain Seven's Doubloons"; seed 002).  A 54-card deck with both jokers;
+Rules (docs/rules.md, "Captain Seven's Doubloons"; seed 002).  A 54-card deck with both jokers;
 values A 1, 2-10 their rank, J Q K 10.  A turn: draw a card.  The first card of a turn never
 catches you (a first 7 counts 7, a first joker 0).  After it you are *caught* when you draw a 7
 or a joker, or when the turn total ends in 7 (7, 17, 27, ...).  After each draw that did not
@@ -15,7 +15,7 @@ presets ``short``/``standard``/``long``/``marathon``/``atlantic``).  ``secret_st
 :meth:`CaptainSevenEngine.view` hides the other players' stashes (``None``) until someone
 reaches the target (the log then omits stash totals too).  ``relics``: when you stash you may
 keep one of the turn's A, J, Q or K as your relic (engine action ``keep:<card>``; at most one,
-a new one replaces the old).  Readings of the relic rules where RULES.md is silent:
+a new one replaces the old).  Readings of the relic rules where docs/rules.md is silent:
 
 * a relic is the physical card: it is out of the deck while held (and for the rest of the turn
   in which it is spent); the turn model takes them through ``relic`` and ``removed``;
@@ -35,8 +35,9 @@ a new one replaces the old).  Readings of the relic rules where RULES.md is sile
   draws again) or ``pass``; a catching card is never offered (throwing it back only helps the
   drawer).  Bots always pass, and bots never keep relics (``stop`` stashes without keeping).
 
-Turn model (:class:`CaptainSevenTurnModel`).  Objective: doubloons stashed this turn (RULES.md);
-with the ace, a caught turn still stashes a third.  Suits never matter and 10/J/Q/K all count 10,
+Turn model (:class:`CaptainSevenTurnModel`).  Objective: doubloons stashed this turn
+(docs/rules.md); with the ace, a caught turn still stashes a third.  Suits never matter and
+10/J/Q/K all count 10,
 so a state is the number of cards out of the deck per value class ``1 2 3 4 5 6 8 9 10 7 joker``
 (this turn's cards, discarded cards and relics held) together with the turn total, whether a
 counting card has been drawn yet (the first card cannot catch), and, only while a jack or queen
@@ -611,6 +612,7 @@ def _check_removed(gone: Sequence[Card], relic_rank: str | None) -> None:
 def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
                            relic: str | None = None, removed: Any = None,
                            doubled: str | None = None,
+                           score: int | None = None, opponent: int | None = None,
                            ) -> tuple[CaptainSevenTurnModel, int]:
     """The turn after ``drawn`` (this turn's cards, in order).
 
@@ -622,6 +624,10 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     :class:`PositionError`.  ``doubled`` (relics only): the card of ``drawn`` that your queen
     relic doubled this turn (the spent queen is then in ``removed``, and you hold no relic).
     """
+    for what, stash in (("score", score), ("opponent", opponent)):
+        if stash is not None and (isinstance(stash, bool) or not isinstance(stash, int)
+                                  or stash < 0):
+            raise PositionError(f"bad {what} {stash!r}: a stash is a whole number 0 or more")
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
     relic_rank = _parse_relic(relic)
@@ -675,7 +681,7 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
 
 
 class CaptainSevenEngine(Engine):
-    """Captain Seven for 1-4 players (1 = solo practice), every option of RULES.md."""
+    """Captain Seven for 1-4 players (1 = solo practice), every option of docs/rules.md."""
 
     game = GAME
 
@@ -1025,7 +1031,9 @@ SPEC = register(GameSpec(
     engine_cls=CaptainSevenEngine,
     position=captain_seven_position,
     deck=lambda variant: _ALL_CARDS,
-    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics")),
+    position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics"),
+                    Flag("score", "your stash (for --objective win)", int),
+                    Flag("opponent", "the other player's stash (for --objective win)", int)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
     min_players=1,

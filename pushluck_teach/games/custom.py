@@ -4,7 +4,8 @@ The parts (every field of :class:`RuleSet`, all keyword-only, validated on const
 
 * **the deck**: ``decks`` standard 52-card decks with ``jokers`` jokers each, without the ranks
   in ``remove_ranks``, the suits in ``remove_suits`` and the cards in ``remove_cards``; or, when
-  ``dice`` is set, one die with faces ``1 .. dice`` rolled with replacement;
+  ``dice`` is set, one die with faces ``1 .. dice`` rolled with replacement (the deck fields are
+  then unused);
 * **the values**: ``values`` overrides the default value of a rank (A 1, 2-10 their rank,
   J Q K 10, a joker ``JK`` 0; a die face its number);
 * **bust conditions**, any combination: ``bust_counts`` (a :class:`CountRule` per kind: the
@@ -16,7 +17,7 @@ The parts (every field of :class:`RuleSet`, all keyword-only, validated on const
   turn total at least this), ``bonus_total``/``bonus`` (banking exactly that total scores the
   bonus on top), ``allies`` (cards that go to the player's ally area instead of the haul; a
   held ally cancels one bust: the ally and the busting card are discarded and the turn goes on),
-  ``allies_persist``, ``bust_score`` (what a bust scores, 0 or less), ``reshuffle_each_turn``
+  ``allies_persist``, ``bust_penalty`` (points a bust loses, 0 or more), ``reshuffle_each_turn``
   (every turn starts from the full deck; otherwise the draw pile carries over and the turn model
   is told the cards out of it), ``target`` (the score that triggers the final round).
 
@@ -52,7 +53,7 @@ Pruning (proved, :meth:`CustomTurnModel.stop_is_optimal`).  Let a started state 
 ``t >= bank_minimum`` hold no ally and have no ally card left to draw, let ``bonus`` be zero or
 ``t > bonus_total``, and let the pile hold ``c`` dead cards (dice: dead faces) and live cards
 worth ``pool`` in all.  One draw then changes the expected result by at most
-``(pool - c·(t - b)) / n`` (``b = bust_score <= 0``; a live card pays ``t + v`` or, if a total
+``(pool - c·(t - b)) / n`` (``b = -bust_penalty <= 0``; a live card pays ``t + v`` or, if a total
 rule busts it, ``b <= t + v``; a dead card pays ``b``).  If ``pool <= c·(t - b)`` this holds in
 every state a non-busting draw leads to (``pool`` falls by at least ``v`` or stays for dice,
 ``c`` never falls, ``t`` grows by ``v``), stopping stays legal and no bonus can be reached, so
@@ -77,9 +78,14 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
-from pushluck_teach.cards import RANKS, SUITS, Card, CardError, parse_card, parse_cards
+from pushluck_teach.cards import RANKS, SUITS, Card, CardError, Deck, parse_card, parse_cards
 from pushluck_teach.games.base import (
+    ALLIES,
+    CARDS,
+    DICE,
     DRAW,
+    DRAWN,
+    REMOVED,
     STOP,
     Engine,
     GameSpec,
@@ -91,6 +97,8 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    option,
+    register,
 )
 
 GAME = "custom"
@@ -213,26 +221,39 @@ class RuleSet(Variant):
     bad field is an :class:`OptionError` naming it."""
 
     game = GAME
-    name: str = "My game"
-    decks: int = 1
-    jokers: int = 0
-    remove_ranks: tuple[str, ...] = ()
-    remove_suits: tuple[str, ...] = ()
-    remove_cards: tuple[str, ...] = ()
-    dice: int = 0
-    values: tuple[tuple[str, int], ...] = ()
-    bust_counts: tuple[CountRule, ...] = ()
-    bust_over: int | None = None
-    bust_ending: int | None = None
-    first_draw_safe: bool = False
-    bank_minimum: int = 0
-    bonus_total: int | None = None
-    bonus: int = 0
-    allies: CardSet | None = None
-    allies_persist: bool = True
-    bust_score: int = 0
-    reshuffle_each_turn: bool = True
-    target: int = 100
+    decks: int = option(1, "Decks", "standard 52-card decks shuffled together",
+                        low=1, high=MAX_DECKS)
+    jokers: int = option(0, "Jokers", "jokers per deck", low=0, high=2)
+    remove_ranks: tuple[str, ...] = option((), "Ranks removed", "ranks taken out of the deck")
+    remove_suits: tuple[str, ...] = option((), "Suits removed", "suits taken out of the deck")
+    remove_cards: tuple[str, ...] = option((), "Cards removed", "cards taken out of the deck")
+    dice: int = option(0, "Die faces", "play with a die of this many faces (0: with cards)",
+                       low=0, high=MAX_DICE_FACES)
+    values: tuple[tuple[str, int], ...] = option(
+        (), "Values", "what a rank (or face) is worth, where it differs from the usual")
+    bust_counts: tuple[CountRule, ...] = option(
+        (), "Bust rules", "the n-th card of a kind in this turn's haul busts")
+    bust_over: int | None = option(21, "Bust over", "a turn total over this busts (none: off)",
+                                   low=0, high=10_000)
+    bust_ending: int | None = option(None, "Bust ending",
+                                     "a turn total ending in this digit busts (none: off)",
+                                     low=0, high=9)
+    first_draw_safe: bool = option(False, "First draw safe", "the first card never busts")
+    bank_minimum: int = option(0, "Bank minimum", "the least turn total that may be banked",
+                               low=0, high=10_000)
+    bonus_total: int | None = option(21, "Bonus total",
+                                     "banking exactly this total scores the bonus",
+                                     low=0, high=10_000)
+    bonus: int = option(0, "Bonus", "points added for banking exactly the bonus total",
+                        low=0, high=1000)
+    allies: CardSet | None = option(None, "Allies",
+                                    "cards that cancel one bust (kept in an ally area)")
+    allies_persist: bool = option(True, "Allies stay", "unused allies stay between turns")
+    bust_penalty: int = option(0, "Bust penalty", "points a bust loses", low=0, high=1000)
+    reshuffle_each_turn: bool = option(True, "Reshuffle", "every turn starts from the full deck")
+    target: int = option(100, "Target", "the score that triggers the final round",
+                         low=1, high=100_000)
+    name: str = option("My game", "Name", "the game's name")
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -240,8 +261,6 @@ class RuleSet(Variant):
             raise OptionError("rules field 'name': a name of 1-60 characters")
         set_(self, "name", self.name.strip())
         dice = _whole(self.dice, "dice", 0, MAX_DICE_FACES)
-        if dice == 1:
-            raise OptionError("rules field 'dice': a die needs at least 2 faces (0 for cards)")
         _whole(self.decks, "decks", 1, MAX_DECKS)
         _whole(self.jokers, "jokers", 0, 2)
         for name in ("first_draw_safe", "allies_persist", "reshuffle_each_turn"):
@@ -262,10 +281,6 @@ class RuleSet(Variant):
             except CardError as exc:
                 raise OptionError(f"rules field 'remove_cards': {exc}") from None
         set_(self, "remove_cards", tuple(sorted(set(removed))))
-        if dice and (self.remove_ranks or self.remove_suits or self.remove_cards or self.jokers
-                     or self.decks != 1):
-            raise OptionError("rules field 'dice': a die has no deck options "
-                              "(decks, jokers, remove_*)")
         # values: a mapping or pairs; stored as the sorted pairs that differ from the default
         raw = self.values
         pairs = raw.items() if isinstance(raw, Mapping) else raw
@@ -301,10 +316,8 @@ class RuleSet(Variant):
         _whole(self.bank_minimum, "bank_minimum", 0, 10_000)
         if self.bonus_total is not None:
             _whole(self.bonus_total, "bonus_total", 0, 10_000)
-        _whole(self.bonus, "bonus", -1000, 1000)
-        if self.bonus and self.bonus_total is None:
-            raise OptionError("rules field 'bonus': give the exact total it needs (bonus_total)")
-        _whole(self.bust_score, "bust_score", -1000, 0)
+        _whole(self.bonus, "bonus", 0, 1000)
+        _whole(self.bust_penalty, "bust_penalty", 0, 1000)
         _whole(self.target, "target", 1, 100_000)
         if self.allies is not None:
             if isinstance(self.allies, Mapping):
@@ -721,7 +734,7 @@ class CustomTurnModel(TurnModel[CState]):
             else:
                 bust_weight += dead
         if bust_weight:
-            out.append((bust_weight, (self.rules.bust_score, True)))
+            out.append((bust_weight, (-self.rules.bust_penalty, True)))
         return out
 
     def payoff(self, terminal: CState) -> int:
@@ -760,7 +773,7 @@ class CustomTurnModel(TurnModel[CState]):
                 if (state >> shift) & mask:
                     return False
             pool = (state >> self._poolf[0]) & self._poolf[1]
-        return pool <= dead * (total - rules.bust_score)
+        return pool <= dead * (total + rules.bust_penalty)
 
     # ---- text --------------------------------------------------------------------------------
     def rule_features(self, state: CState) -> tuple[tuple[str, str], ...]:
@@ -866,12 +879,10 @@ def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
         if removed_cards and rules.reshuffle_each_turn:
             raise PositionError("removed: every turn starts from the full deck in this game "
                                 "(reshuffle_each_turn)")
+        Deck(rules.deck_cards()).remove((*removed_cards, *drawn_cards), what="deck")
         pile = list(layout.weights)
         for card in (*removed_cards, *drawn_cards):
-            cls = layout.class_of_card(card.code)
-            if pile[cls] <= 0:
-                raise CardError(f"card {card.code} appears more often than the deck holds it")
-            pile[cls] -= 1
+            pile[layout.class_of_card(card.code)] -= 1
         for card in drawn_cards:
             pile[layout.class_of[card.code]] += 1  # back: replayed below
         if held:
@@ -935,7 +946,7 @@ def estimate_states(model: CustomTurnModel, state: CState | None = None) -> int:
                            if c.unconditional)
     caps = [rules.bust_over] if rules.bust_over is not None else []
     if catchers and not (allies0 or ally_cards):
-        prune = max(live_pool // catchers + rules.bust_score + 1, rules.bank_minimum,
+        prune = max(live_pool // catchers - rules.bust_penalty + 1, rules.bank_minimum,
                     (rules.bonus_total or 0) + 1 if rules.bonus else 0)
         caps.append(max(prune, total0) + vmax)
     if rules.dice:
@@ -1042,7 +1053,8 @@ class CustomEngine(Engine):
             self.pile, self.discard = self.discard, []
             self.rng.shuffle(self.pile)
         self.turn_pile = tuple(self.pile)
-        self.allies_at_start = len(self._allies[self._player])
+        self.turn_allies = tuple(self._allies[self._player])  # held when the turn began
+        self.allies_at_start = len(self.turn_allies)
 
     def legal_actions(self) -> tuple[str, ...]:
         if self._over:
@@ -1110,8 +1122,8 @@ class CustomEngine(Engine):
                 return self._pile_out(out)
             self._say(f"{me} {label}: {why}, bust!", out)
             self.haul.append(item)
-            self._scores[self._player] += rules.bust_score
-            self._end_turn(rules.bust_score, True, out)
+            self._scores[self._player] -= rules.bust_penalty
+            self._end_turn(-rules.bust_penalty, True, out)
             return out
         self.haul.append(item)
         self.total += value
@@ -1209,6 +1221,7 @@ class CustomEngine(Engine):
         return TableView(
             scores=self.scores(), current_player=self._player,
             turn_cards=tuple(c for c in self.haul if isinstance(c, Card)),
+            turn_dice=tuple(int(c) for c in self.haul) if rules.dice else (),
             turn_total=self.total,
             turn_lines=(f"This turn: {' '.join(str(c) for c in self.haul) or 'nothing yet'}",),
             player_lines=lines,
@@ -1227,7 +1240,7 @@ class CustomEngine(Engine):
             full = list(self.rules.deck_cards())
             for card in self.turn_pile:
                 full.remove(card)
-            held = self._allies[self._player][:self.allies_at_start]
+            held = list(self.turn_allies)
             for card in held:
                 full.remove(card)
             if full:
@@ -1245,12 +1258,12 @@ class CustomEngine(Engine):
 FACES = CardSet(ranks=("J", "Q", "K"))
 
 CAPTAIN_SEVEN_RULES = RuleSet(
-    name="Captain Seven (built)", jokers=2,
+    name="Captain Seven (built)", jokers=2, bust_over=None,
     bust_counts=(CountRule(kind=CardSet(ranks=("7", JOKER)), n=1),),
     bust_ending=7, first_draw_safe=True, reshuffle_each_turn=True,
 )
 LANDS_UNCHARTED_RULES = RuleSet(
-    name="Lands Uncharted (built)",
+    name="Lands Uncharted (built)", bust_over=None,
     values=(("A", 0), ("J", 0), ("Q", 0), ("K", 0)),
     bust_counts=(CountRule(kind=FACES, n=2),
                  CountRule(kind=CardSet(ranks=("2", "3", "4", "5", "6", "7", "8", "9", "T")),
@@ -1261,10 +1274,11 @@ HIT_LIST_RULES = RuleSet(
     name="Hit List, aces 1 (built)",
     values=(("J", 0), ("Q", 0), ("K", 0)),
     bust_counts=(CountRule(kind=FACES, n=2),), bust_over=21, bank_minimum=15,
-    bust_score=-10, reshuffle_each_turn=False,
+    bust_penalty=10, reshuffle_each_turn=False,
 )
 PIG_RULES = RuleSet(
-    name="Pig (built)", dice=6, bust_counts=(CountRule(kind=CardSet(ranks=("1",)), n=1),),
+    name="Pig (built)", dice=6, bust_over=None,
+    bust_counts=(CountRule(kind=CardSet(ranks=("1",)), n=1),),
 )
 BUILT_GAMES: Mapping[str, RuleSet] = {
     "captain-seven": CAPTAIN_SEVEN_RULES,
@@ -1274,7 +1288,26 @@ BUILT_GAMES: Mapping[str, RuleSet] = {
 }
 
 
-SPEC = GameSpec(
+def _deck(rules: RuleSet) -> tuple[Card, ...] | None:
+    return None if rules.dice else rules.deck_cards()
+
+
+def _draws(rules: RuleSet) -> str:
+    return DICE if rules.dice else CARDS
+
+
+def rule_set_from_text(text: str) -> RuleSet:
+    """A built game's rule set from a rule file's JSON text (``pushluck ... --rules FILE``)."""
+    from pushluck_teach.games.rules_format import rules_from_json  # it imports this module
+
+    rules = rules_from_json(text)
+    if not isinstance(rules, RuleSet):
+        game = type(rules).game
+        raise RulesError(f"this rule file is a variant of {game}: use it with the game {game}")
+    return rules
+
+
+SPEC = register(GameSpec(
     name=GAME,
     title="Build your own",
     variant_cls=RuleSet,
@@ -1284,8 +1317,12 @@ SPEC = GameSpec(
     max_players=6,
     presets=dict(BUILT_GAMES),
     blurb="A push-your-luck game built from parts: deck or die, values, bust rules, allies.",
-)
-"""The built games' spec; registered once the CLI can read ``--rules FILE.json`` (issue 11)."""
+    deck=_deck,
+    draws=_draws,
+    position_flags=(DRAWN, REMOVED, ALLIES),
+    example={"drawn": "Kh 5d"},
+    variant_from_text=rule_set_from_text,
+))
 
 
 def with_changes(rules: RuleSet, **changes: Any) -> RuleSet:

@@ -1,7 +1,8 @@
-r"""High-Stakes Hit List (seed 001, RULES.md "High-Stakes Hit List"): blackjack with a body count.
+r"""High-Stakes Hit List (seed 001; docs/rules.md, "High-Stakes Hit List"): blackjack with a
+body count.
 
-Rules as played here (RULES.md wins over the sheet; where both are silent the table reading is
-stated and marked *table reading*):
+Rules as played here (docs/rules.md wins over the sheet; where both are silent the table
+reading is stated and marked *table reading*):
 
 * One 52-card deck (104 with ``long_haul``), shuffled once and never reshuffled; 1-3 players.
   2-10 are worth their rank, J Q K are security threats worth 0, an ace is worth 1 or 11.
@@ -60,7 +61,7 @@ J Q K: suits and the face's rank never matter to one job; 10 and the faces diffe
 Everything else about the job is a function of ``d`` and the model's deck ``d0`` before the job's
 first card: the number of cards in the job is ``|d0| - |d|``, a face is in the job when
 ``d[F] < d0[F]``, an ace when ``d[A] < d0[A]``.  Drawing from ``("job", d, t)`` gives class ``c``
-with weight ``d[c]`` (exact probability ``d[c] / |d|``).  The objective (RULES.md) is the job's
+with weight ``d[c]`` (exact probability ``d[c] / |d|``).  The objective (docs/rules.md) is the job's
 value ``v`` when executed (``v + 15`` with ``silent_assassin`` at ``v = 21``) and -10 when
 botched.  A job state whose deck is empty and whose value may not be executed is terminal with
 value 0 (the deck ran out: neither hit nor botch); with an empty deck and a legal execution,
@@ -182,7 +183,7 @@ def soft_value(hard: int, has_ace: bool) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class HitListVariant(Variant):
-    """Every option of RULES.md for High-Stakes Hit List (all off by default)."""
+    """Every option of docs/rules.md for High-Stakes Hit List (all off by default)."""
 
     game = GAME
     soft_aces: bool = option(False, "Soft aces", "aces count like blackjack: 11 unless that "
@@ -388,19 +389,27 @@ class HitListTurnModel(TurnModel[HitState]):
 # Position factory
 
 
+PENDING_ACE = "?"
+
+
 def parse_ace_values(text: str | Iterable[int | str] | None, aces: int, soft: bool
-                     ) -> tuple[int, ...]:
-    """The value chosen for each ace drawn (``"11,1"``); default 1 each."""
+                     ) -> tuple[int | None, ...]:
+    """The value chosen for each ace drawn (``"11,1"``); default 1 each.  ``?`` as the last
+    value (``"1,?"``) means the last ace's value is still to be chosen (None here)."""
     if text is None:
         return (1,) * aces
     if soft:
         raise PositionError(
             "--ace-values does not apply with soft_aces (aces count like blackjack)")
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    values = []
-    for token in tokens:
+    values: list[int | None] = []
+    for index, token in enumerate(tokens):
+        if str(token).strip() == PENDING_ACE and index == len(tokens) - 1:
+            values.append(None)
+            continue
         if str(token).strip() not in ("1", "11"):
-            raise PositionError(f"bad ace value {str(token)!r}: an ace counts 1 or 11")
+            raise PositionError(f"bad ace value {str(token)!r}: an ace counts 1 or 11 (or ?, "
+                                "for the last ace, while its value is still to be chosen)")
         values.append(int(token))
     if len(values) != aces:
         raise PositionError(
@@ -444,7 +453,11 @@ def hit_list_position(variant: HitListVariant, *, drawn: str | Iterable[Any] | N
         raise PositionError(f"bad --hits {hits!r}: the hits completed must be 0 or more")
     _check_hits(variant, hits)
     aces = sum(1 for c in drawn_cards if c.rank == "A")
-    values = iter(parse_ace_values(ace_values, aces, variant.soft_aces))
+    chosen = parse_ace_values(ace_values, aces, variant.soft_aces)
+    if chosen and chosen[-1] is None and drawn_cards[-1].rank != "A":
+        raise PositionError("--ace-values ends with ? (a value still to choose) but the last "
+                            "card drawn is not an ace")
+    values = iter(chosen)
     opening = tuple(
         (card_class(c), next(values) if c.rank == "A" and not variant.soft_aces else
          card_value(c) if c.rank != "A" else 1)
@@ -811,8 +824,7 @@ class HitListEngine(Engine):
     def position_flags(self) -> dict[str, str]:
         """The job as ``pushluck odds hit-list`` flags: ``drawn`` (this job's cards), ``removed``
         (every other card out of the deck), ``ace_values`` and ``hits`` (with ``one_last_job``).
-        While an ace's value is still to be chosen the flags show it counted 1 (the CLI has no
-        flag for the choice itself)."""
+        While the last ace's value is still to be chosen its value is ``?``."""
         flags: dict[str, str] = {}
         job = [c.code for c in self._job]
         if job:
@@ -824,7 +836,7 @@ class HitListEngine(Engine):
         removed = sorted(out.elements())
         if removed:
             flags["removed"] = " ".join(c.code for c in removed)
-        aces = [1 if self._pending_ace and i == len(self._job) - 1 else v
+        aces = [PENDING_ACE if self._pending_ace and i == len(self._job) - 1 else v
                 for i, (c, v) in enumerate(zip(self._job, self._values, strict=True))
                 if c.rank == "A"]
         if aces and not self.variant.soft_aces:
@@ -864,7 +876,8 @@ SPEC = register(GameSpec(
     deck=lambda variant: variant.full_deck().cards(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("ace_values", "value chosen for each ace drawn (11,1)"),
+        Flag("ace_values", "value chosen for each ace drawn (11,1; ? for the last ace while its "
+             "value is still to be chosen)"),
         Flag("hits", "hits completed before this job (for one_last_job)", int),
     ),
     example={"drawn": "9h 6c"},

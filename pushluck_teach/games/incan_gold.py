@@ -1,4 +1,4 @@
-r"""Incan Gold with a standard deck (RULES.md, "Incan Gold"; seed 004).
+r"""Incan Gold with a standard deck (docs/rules.md, "Incan Gold (standard deck)"; seed 004).
 
 Cards.  13 **traps** ♠A-K; 16 **treasures**, both jokers and ♦♥ A 3 5 7 9 J K, worth A 1,
 3 5 7 9 their rank, J 11, K 13, joker 15 gems (128 gems in all); 5 **artifacts** ♥4 6 8 10 Q
@@ -16,11 +16,11 @@ a lone leaver also takes every artifact on the path.  Nobody inside: the round e
 artifacts leave the game after the round, taken or not.  After the last round the highest banked
 gems plus artifact values wins.
 
-Choices where RULES.md and the sheet are silent (options where a table could differ):
+Choices where docs/rules.md and the sheet are silent (options where a table could differ):
 
 * ``rounds`` (5, any of 1-5; there are only 5 artifacts);
-* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (RULES.md); off, every
-  trap stays for the whole game;
+* ``remove_sprung_trap`` (True): the trap card that sprang leaves the game (docs/rules.md);
+  off, every trap stays for the whole game;
 * ``tie_break`` ("shared"): players tied for the highest total share the win; "artifacts": the
   tied player with the most artifact cards wins (the original Incan Gold rule), a further tie
   is shared;
@@ -36,7 +36,7 @@ Choices where RULES.md and the sheet are silent (options where a table could dif
   include two neighbours (the largest set of pairwise non-adjacent positions has 6); the 7th
   trap flipped in a round must spring.  Only hand-made positions can empty the deck.
 
-Turn objective (solo explorer, RULES.md): gems banked this round plus artifacts taken.
+Turn objective (solo explorer, docs/rules.md): gems banked this round plus artifacts taken.
 
 Turn model.  One round for a single explorer as an exact MDP.  Nothing else matters to the
 future than *which* cards are still in the deck and what leaving now would bank, so a state is
@@ -787,11 +787,19 @@ def infer_round(drawn: Sequence[Card], removed: Sequence[Card]) -> int:
 def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card] | None = None,
                         removed: str | Sequence[Card] | None = None, round: int | None = None,
                         others: str | Sequence[int] | None = None,
+                        carried: int | None = None, path: int | None = None,
+                        artifacts: int | None = None,
                         ) -> tuple[TurnModel[IGState], IGState]:
     """A solo explorer's position (or, with ``others="5,10"``, explorer 0's among explorers
     who leave once carrying 5 and 10 gems).  ``drawn``: cards flipped this round, in order;
     ``removed``: cards out of the game from earlier rounds; ``round``: 1-5 (default: the
-    earliest round the cards allow)."""
+    earliest round the cards allow).
+
+    Without ``carried`` the round is replayed from ``drawn`` (everyone in ``others`` inside
+    from the start, leaving at their thresholds).  With ``carried`` (the gems the decider
+    carries now), ``path`` (gems left on the path) and ``artifacts`` (the value of the
+    artifacts on the path) the position is the table's state as it is, whoever left before:
+    ``others`` then lists the explorers still inside."""
     flips = parse_cards(drawn)
     gone = parse_cards(removed)
     for card in (*flips, *gone):
@@ -811,11 +819,39 @@ def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card
     assumed = round_no if round is None else None
     thresholds = parse_others(others)
     model: TurnModel[IGState]
+    if carried is not None or path is not None or artifacts is not None:
+        return _state_position(variant, deck, flips, thresholds, carried, path, artifacts)
     if thresholds:
         model = IncanGoldGroupModel(variant, thresholds, deck, flips, assumed_round=assumed)
     else:
         model = IncanGoldTurnModel(variant, deck, flips, assumed_round=assumed)
     return model, model.start
+
+
+def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[Card],
+                    thresholds: tuple[int, ...], carried: int | None, path: int | None,
+                    artifacts: int | None) -> tuple[TurnModel[IGState], IGState]:
+    """The position from the table's state (see :func:`incan_gold_position`)."""
+    counts: dict[str, int] = {}
+    for what, value in (("carried", carried), ("path", path), ("artifacts", artifacts)):
+        if isinstance(value, str):
+            value = parse_whole_number(value, f"--{what}", PositionError)
+        value = 0 if value is None else value
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PositionError(f"bad --{what} {value!r}: a whole number of gems, 0 or more")
+        counts[what] = value
+    if not flips:
+        raise PositionError("--carried, --path and --artifacts describe a round in progress: "
+                            "give the cards flipped (--drawn)")
+    solo = IncanGoldTurnModel(variant, deck)
+    total = counts["carried"] + counts["path"] + counts["artifacts"]
+    state = solo.state_for(flips, total)
+    if not thresholds or state[0] != "in":
+        return solo, state
+    group = IncanGoldGroupModel(variant, thresholds, deck)
+    full = (1 << len(thresholds)) - 1
+    return group, ("in", *state[1:4], counts["carried"], full, counts["path"],
+                   counts["artifacts"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1030,15 +1066,28 @@ class IncanGoldEngine(Engine):
 
     def position_flags(self) -> dict[str, str]:
         """This round as `pushluck odds` flags: the cards flipped, the cards out of the game
-        from earlier rounds, and the round.  The command models a solo explorer, so with several
-        explorers inside its bust odds match this table while its values assume the decider
-        alone (as :meth:`turn_position` does)."""
+        from earlier rounds, the round and, once cards are flipped, the round's state as it is:
+        the gems the decider carries, the gems and artifact value left on the path.  Alone (or
+        without ``others``) this is :meth:`turn_position`'s solo model; the table adds the
+        other explorers still inside (:meth:`others_in_turn`) with their thresholds."""
         flags = {"round": str(self.round_no)}
         if self.flipped:
             flags["drawn"] = " ".join(card.code for card in self.flipped)
         if self.removed:
             flags["removed"] = " ".join(card.code for card in self.removed)
+        if self.phase == "decide" and self.flipped:
+            flags["carried"] = str(self.carried[self.current_player])
+            flags["path"] = str(self.path_gems)
+            flags["artifacts"] = str(sum(card_value(c) for c in self.path_artifacts))
         return flags
+
+    def others_in_turn(self) -> tuple[int, ...]:
+        """The other explorers still inside this round (their choices share the decider's
+        gems)."""
+        if self.phase != "decide":
+            return ()
+        me = self.current_player
+        return tuple(p for p in range(self.players) if self.inside[p] and p != me)
 
     def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
         """The solo model of this round (built at its start, so solvers are reused) at the
@@ -1100,6 +1149,10 @@ SPEC = register(GameSpec(
         DRAWN, REMOVED,
         Flag("round", "the round, 1-5", int),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
+        Flag("carried", "gems you carry this round (with --path, --artifacts: the round as it "
+             "is)", int),
+        Flag("path", "gems left on the path this round", int),
+        Flag("artifacts", "value of the artifacts on the path", int),
     ),
     example={"drawn": "5s Kh", "round": "2"},
     min_players=1,

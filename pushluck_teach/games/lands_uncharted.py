@@ -1,4 +1,4 @@
-r"""Lands Uncharted (seed 000, first half; RULES.md "Lands Uncharted").
+r"""Lands Uncharted (seed 000, first half; docs/rules.md, "Lands Uncharted").
 
 Rules.  One 52-card deck, 1-4 players.  2-10 are treasure worth their rank, J/Q/K are threats
 worth 0, an ace is an ally worth 0.  A turn draws a card; after every draw that did not bust the
@@ -31,9 +31,9 @@ every round) and the highest score wins; a tie goes to the player who banked few
 Turn objective.  The change of the player's score this turn: the treasure banked (+5 buried
 treasure bonus at exactly 21), 0 on a bust, and on a declared double-or-nothing turn the bank
 ``target - score`` or, on a bust, ``max(0, target - 20) - score`` (negative).  On an ordinary
-turn this is exactly RULES.md's "treasure banked this turn".  When double or nothing is on and the
-player is eligible, the turn model offers ``declare`` at the turn start, so the solver compares
-the two kinds of turn by the same objective.
+turn this is exactly docs/rules.md's "treasure banked this turn".  When double or nothing is on
+and the player is eligible, the turn model offers ``declare`` at the turn start, so the solver
+compares the two kinds of turn by the same objective.
 
 Turn model (an exact finite MDP).  Suits matter only for the cursed queens, so cards fall in
 *classes*: 0 = ace, 1..9 = the number ranks 2..10 (class ``c`` is rank ``c + 1``), 10 = plain
@@ -89,6 +89,7 @@ from typing import Any
 
 from pushluck_teach.cards import Card, CardError, Deck, parse_cards, standard_cards
 from pushluck_teach.games.base import (
+    ALLIES,
     DRAW,
     DRAWN,
     REMOVED,
@@ -175,7 +176,8 @@ _NEXT_PHASE = tuple(tuple(_next_phase(p, c) for c in range(N_CLASSES)) for p in 
 
 
 def _normalise_cursed(value: Any) -> tuple[str, ...]:
-    """``cursed_idol`` as a tuple of suit names in RULES.md order; errors name the bad value."""
+    """``cursed_idol`` as a tuple of suit names in docs/rules.md's order; errors name the bad
+    value."""
     if value is None or value is False:
         return ()
     if value is True:
@@ -205,7 +207,7 @@ def _normalise_cursed(value: Any) -> tuple[str, ...]:
 
 @dataclass(frozen=True, kw_only=True)
 class LandsUnchartedVariant(Variant):
-    """Lands Uncharted's options (RULES.md), with their defaults.
+    """Lands Uncharted's options (docs/rules.md), with their defaults.
 
     ``cursed_idol`` is ``()`` when off, else the queens in use, e.g. ``("spades", "hearts")``;
     ``True``, ``"all"`` or ``"true"`` mean all four, ``"off"``/``False`` none.
@@ -982,7 +984,7 @@ SPEC = register(GameSpec(
     deck=lambda variant: standard_cards(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("allies", "allies held from earlier turns", int),
+        ALLIES,
         Flag("score", "the score on a declared double-or-nothing turn", int),
     ),
     example={"drawn": "5h 9s"},

@@ -1,21 +1,24 @@
 r"""Pig: the dice game of probability classes, solved exactly by Neller and Presser (2004).
 
-Rules (RULES.md, "Pig"): on your turn roll a die with ``die_sides`` faces as often as you like;
+Rules (docs/rules.md, "Pig"): on your turn roll a die with ``die_sides`` faces as often as you like;
 a 1 loses the turn total and ends the turn, any other face adds to it; hold to bank the turn
 total.  The first player whose score reaches ``target`` on holding wins at once.  A turn starts
 with a roll: holding needs at least one roll (holding with nothing banks nothing and only passes
 the turn).
 
 Turn model.  State ``("turn", t)`` with turn total ``t``; terminal ``("end", t, busted)``.  The
-turn objective is the points banked this turn.  Rolling from ``t`` gives ``t + k`` for each face
-``k ≥ 2`` and a bust on 1, each with weight 1 of ``die_sides``.
+turn objective is the points banked this turn, **capped at what the game can still use**: with
+``score`` points already banked, a turn is worth ``min(t, target - score)`` (the first to reach
+the target wins at once, so points past it are worth nothing).  Rolling from ``t`` gives
+``t + k`` for each face ``k ≥ 2`` and a bust on 1, each with weight 1 of ``die_sides``.
 
 Pruning (proved).  Let ``S = 2 + 3 + … + die_sides``.  One more roll from total ``t`` changes
 the expected result by ``(S - t) / die_sides``, which is ``≤ 0`` exactly when ``t ≥ S`` (20 for
 a six-sided die).  Totals only grow during a turn, so once ``t ≥ S`` every later state also has
 ``t ≥ S``: the result process is a supermartingale from there under any policy, and by optional
 stopping no policy beats holding now.  Hence :meth:`PigTurnModel.stop_is_optimal` at ``t ≥ S``,
-and the turn's state space is finite.  (This is "hold at 20" for a six-sided die.)
+and the turn's state space is finite.  (This is "hold at 20" for a six-sided die.)  With the cap,
+holding is also optimal once ``t ≥ target - score``: nothing more can be gained, only lost.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pushluck_teach.games.base import (
     ROLLS,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     PositionError,
@@ -48,6 +52,9 @@ MAX_DIE_SIDES = 20
 #: Largest target (the whole-game solver's limit: a few seconds and about 200 MB).
 MAX_TARGET = 200
 PigState = tuple[Any, ...]
+SCORE = Flag("score", "your banked score (the turn is worth at most what reaching the target "
+             "needs)", int)
+OPPONENT = Flag("opponent", "the other player's banked score (for --objective win)", int)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,11 +75,18 @@ class PigVariant(Variant):
 
 @dataclass(frozen=True)
 class PigTurnModel(TurnModel[PigState]):
-    """One Pig turn from turn total ``turn_total_start``."""
+    """One Pig turn from turn total ``turn_total_start``, by a player who has ``score`` points
+    (the turn is worth at most ``target - score``)."""
 
     game = GAME
     variant: PigVariant
     turn_total_start: int = 0
+    score: int = 0
+
+    @property
+    def cap(self) -> int:
+        """The most this turn can be worth: the points still needed to reach the target."""
+        return max(self.variant.target - self.score, 0)
 
     @property
     def start(self) -> PigState:
@@ -95,7 +109,7 @@ class PigTurnModel(TurnModel[PigState]):
         return outcomes
 
     def payoff(self, terminal: PigState) -> int:
-        return terminal[1]
+        return min(terminal[1], self.cap)
 
     def is_bust(self, terminal: PigState) -> bool:
         return bool(terminal[2])
@@ -104,8 +118,8 @@ class PigTurnModel(TurnModel[PigState]):
         return state[1]
 
     def stop_is_optimal(self, state: PigState) -> bool:
-        """Proved in the module docstring: holding is optimal once ``t ≥ S``."""
-        return state[1] >= self.variant.hold_threshold
+        """Proved in the module docstring: holding is optimal once ``t ≥ S`` or ``t ≥ cap``."""
+        return state[1] >= min(self.variant.hold_threshold, self.cap)
 
     def estimated_states(self, state: PigState) -> int | None:
         """The solve's work in states-with-one-outcome: every total from ``state`` to the hold
@@ -142,11 +156,32 @@ def parse_rolls(text: str | None, die_sides: int) -> tuple[int, ...]:
     return tuple(rolls)
 
 
-def pig_position(variant: PigVariant, *, drawn: str | None = None
+def check_score(value: int | str | None, variant: PigVariant, what: str) -> int:
+    """A player's banked score: a whole number from 0 to ``target - 1`` (at the target the game
+    is over)."""
+    if value is None:
+        return 0
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()):
+        raise PositionError(f"bad {what} {value!r}: a score is a whole number 0-"
+                            f"{variant.target - 1}")
+    score = int(text)
+    if score >= variant.target:
+        raise PositionError(f"{what} {score} has reached the target {variant.target}: "
+                            "the game is over")
+    return score
+
+
+def pig_position(variant: PigVariant, *, drawn: str | None = None,
+                 score: int | str | None = None, opponent: int | str | None = None
                  ) -> tuple[PigTurnModel, PigState]:
-    """Pig's position: ``drawn`` holds this turn's rolls (``"3 5 6"``); cards do not apply."""
+    """Pig's position: ``drawn`` holds this turn's rolls (``"3 5 6"``), ``score`` the mover's
+    banked score (the turn is worth at most ``target - score``); ``opponent`` (the other
+    player's score) only matters for the chance to win, and is checked here."""
     rolls = parse_rolls(drawn, variant.die_sides)
-    model = PigTurnModel(variant, sum(rolls))
+    mine = check_score(score, variant, "score")
+    check_score(opponent, variant, "opponent's score")
+    model = PigTurnModel(variant, sum(rolls), mine)
     return model, model.start
 
 
@@ -232,10 +267,16 @@ class PigEngine(Engine):
         return {DRAW: "Roll", STOP: "Hold"}.get(action, action)
 
     def position_flags(self) -> dict[str, str]:
-        return {"drawn": " ".join(map(str, self.rolls))} if self.rolls else {}
+        flags = {"drawn": " ".join(map(str, self.rolls))} if self.rolls else {}
+        score = self._scores[self._player]
+        if score:
+            flags["score"] = str(score)
+        if self.players == 2 and self._scores[1 - self._player]:
+            flags["opponent"] = str(self._scores[1 - self._player])
+        return flags
 
     def turn_position(self) -> tuple[PigTurnModel, PigState]:
-        model = PigTurnModel(self.variant, 0)
+        model = PigTurnModel(self.variant, 0, self._scores[self._player])
         return model, ("turn", self.turn_total)
 
 
@@ -246,7 +287,7 @@ SPEC = register(GameSpec(
     engine_cls=PigEngine,
     position=pig_position,
     draws=DICE,
-    position_flags=(ROLLS,),
+    position_flags=(ROLLS, SCORE, OPPONENT),
     whole_game="pushluck_teach.solve.whole_game.pig",
     example={"drawn": "3 5"},
     min_players=1,

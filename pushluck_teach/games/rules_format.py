@@ -25,10 +25,8 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-import jsonschema
-
 from pushluck_teach.games.base import RulesError, Variant, get_game
-from pushluck_teach.games.custom import CardSet, CountRule, RuleSet
+from pushluck_teach.games.custom import CardSet, RuleSet
 
 FORMAT = "pushluck-rules/1"
 MAX_TEXT = 20_000
@@ -70,7 +68,7 @@ _BUILT = {
         "remove_ranks": {"type": "array", "items": _RANK, "uniqueItems": True},
         "remove_suits": {"type": "array", "items": _SUIT, "uniqueItems": True},
         "remove_cards": {"type": "array", "items": _CARD, "uniqueItems": True},
-        "dice": {"type": "integer", "minimum": 0, "maximum": 30, "not": {"const": 1},
+        "dice": {"type": "integer", "minimum": 0, "maximum": 30,
                  "description": "faces of the die (0: play with cards)"},
         "values": {"type": "object", "propertyNames": _RANK,
                    "additionalProperties": _int(0, 100, "the value of a rank or face")},
@@ -89,10 +87,10 @@ _BUILT = {
         "first_draw_safe": {"type": "boolean"},
         "bank_minimum": _int(0, 10_000, "the least turn total that may be banked"),
         "bonus_total": _int_or_null(0, 10_000, "banking exactly this total scores the bonus"),
-        "bonus": _int(-1000, 1000, "the bonus for banking exactly bonus_total"),
+        "bonus": _int(0, 1000, "the bonus for banking exactly bonus_total"),
         "allies": {"oneOf": [_CARD_SET, {"type": "null"}]},
         "allies_persist": {"type": "boolean"},
-        "bust_score": _int(-1000, 0, "what a bust scores"),
+        "bust_penalty": _int(0, 1000, "the points a bust loses"),
         "reshuffle_each_turn": {"type": "boolean"},
         "target": _int(1, 100_000, "the score that triggers the final round"),
     },
@@ -183,7 +181,7 @@ def _path_text(path: Any) -> str:
     return text or "(the rule file)"
 
 
-def _error_text(error: jsonschema.ValidationError) -> str:
+def _error_text(error: Any) -> str:
     where = _path_text(error.absolute_path)
     instance = error.instance
     if not error.absolute_path and not isinstance(instance, Mapping):
@@ -212,9 +210,11 @@ def _error_text(error: jsonschema.ValidationError) -> str:
     return f"rules field {where!r}: {error.message}"
 
 
-def _best_error(data: Any) -> jsonschema.ValidationError | None:
+def _best_error(data: Any) -> Any:
     """The most specific schema error: within the branch the object means (a ``game`` key: a
     variant; otherwise a built game)."""
+    import jsonschema
+
     validator = jsonschema.Draft202012Validator(RULES_SCHEMA)
     if validator.is_valid(data):
         return None
@@ -228,10 +228,31 @@ def _best_error(data: Any) -> jsonschema.ValidationError | None:
 
 
 def validate_data(data: Any) -> None:
-    """A :class:`RulesError` naming the first bad field when ``data`` breaks the schema."""
+    """A :class:`RulesError` naming the first bad field when ``data`` breaks the schema.
+
+    Without the ``jsonschema`` package (the in-browser build) only the shape is checked here
+    (an object, the format, known field names); the rule set's own checks name the rest."""
+    try:
+        import jsonschema  # noqa: F401
+    except ImportError:
+        _check_shape(data)
+        return
     error = _best_error(data)
     if error is not None:
         raise RulesError(_error_text(error))
+
+
+def _check_shape(data: Any) -> None:
+    if not isinstance(data, Mapping):
+        raise RulesError("rule file: expected a JSON object ({...})")
+    if "format" not in data:
+        raise RulesError(f'rules field \'format\': missing (write "format": "{FORMAT}")')
+    if data["format"] != FORMAT:
+        raise RulesError(f"rules field 'format': must be {json.dumps(FORMAT)}")
+    branch = _VARIANT if "game" in data else _BUILT
+    for key in data:
+        if key not in branch["properties"]:
+            raise RulesError(f"rules field {key!r}: unknown field")
 
 
 def rules_from_data(data: Any) -> Variant:
@@ -246,21 +267,12 @@ def rules_from_data(data: Any) -> Variant:
     for key, value in data.items():
         if key == "format":
             continue
-        if key == "values":
-            fields[key] = tuple(value.items())
-        elif key == "bust_counts":
-            fields[key] = tuple(
-                CountRule(kind=CardSet(**{k: tuple(v) for k, v in rule["kind"].items()}),
-                          n=rule.get("n", 2), per_rank=rule.get("per_rank", False))
-                for rule in value)
-        elif key == "allies":
-            fields[key] = (None if value is None
-                           else CardSet(**{k: tuple(v) for k, v in value.items()}))
-        elif isinstance(value, list):
-            fields[key] = tuple(value)
-        else:
-            fields[key] = value
-    return RuleSet(**fields)
+        # the rule set reads nested parts (values, bust rules, allies) from plain mappings
+        fields[key] = tuple(value) if isinstance(value, list) else value
+    try:
+        return RuleSet(**fields)
+    except (TypeError, AttributeError) as exc:  # reached only without jsonschema
+        raise RulesError(f"rule file: a field has the wrong type ({exc})") from None
 
 
 def rules_from_json(text: str) -> Variant:

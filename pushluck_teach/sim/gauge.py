@@ -33,10 +33,28 @@ def win_chance_task(engine: Engine) -> Callable[[], float] | None:
                                             int(scores[1 - me]), model, state)
 
 
+def action_win_chances_task(engine: Engine
+                            ) -> Callable[[], dict[str, float | None]] | None:
+    """A function computing the player to move's chance to win after each action now
+    (``{"draw": p, "stop": p or None}``), or ``None`` where :func:`win_chance_task` would be
+    ``None`` (the same conditions)."""
+    spec = get_game(engine.game)
+    if (spec.whole_game is None or engine.is_over or engine.players != PLAYERS
+            or engine.scores_hidden):
+        return None
+    me = engine.current_player
+    scores = engine.scores()
+    model, state = engine.turn_position()
+    if not model.actions(state):
+        return None
+    return solver_for(spec.name).action_win_chances(engine.variant, int(scores[me]),
+                                                    int(scores[1 - me]), model, state)
+
+
 def engine_win_probability(engine: Engine) -> float | None:
     """:func:`win_chance_task` computed now."""
     task = win_chance_task(engine)
     return None if task is None else task()
 
 
-__all__ = ["engine_win_probability", "win_chance_task"]
+__all__ = ["action_win_chances_task", "engine_win_probability", "win_chance_task"]

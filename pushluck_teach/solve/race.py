@@ -22,30 +22,40 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from pushluck_teach.games.base import PositionError, RulesError, TurnModel
-from pushluck_teach.solve.turn import Number, TurnSolver
+from pushluck_teach.games.base import STOP, PositionError, RulesError, TurnModel
+from pushluck_teach.solve.turn import Number, TurnSolver, policy_graph
 
 MAX_TARGET = 5000
 
 
-def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int, *,
+def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int | None, *,
                              start: Any = None, exact: bool = False,
                              solver: TurnSolver[Any] | None = None) -> Number:
-    """``E(0)`` of the module docstring: turns to reach ``target`` alone from a score of 0."""
+    """``E(0)`` of the module docstring: turns to reach ``target`` alone from a score of 0.
+
+    ``threshold=None``: each turn plays the turn-optimal policy, except that it stops as soon
+    as the turn total covers what is missing (``min(∞, G - s)``)."""
     if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
         raise RulesError(f"target must be a whole number 1-{MAX_TARGET}, not {target!r}")
-    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, int)
+                                  or threshold < 1):
         raise RulesError(f"threshold must be a whole number of at least 1, not {threshold!r}")
     start = model.start if start is None else start
     solver = solver or TurnSolver(model, exact=exact)
     levels: dict[int, dict[Any, Any]] = {}
     one = Fraction(1) if solver.exact else 1.0
     expected: dict[int, Any] = {}
+    top = threshold
+    if threshold is None:
+        graph = policy_graph(model, start, solver.best_action)
+        top = int(max(model.turn_total(s) for s in graph.order)) + 1
     for score in range(target - 1, -1, -1):
-        level = min(threshold, target - score)
+        level = min(top, target - score)
         dist = levels.get(level)
         if dist is None:
-            dist = solver.distribution(start, solver.threshold_policy(level))
+            policy = (solver.threshold_policy(level) if threshold is not None
+                      else _capped(model, solver, level))
+            dist = solver.distribution(start, policy)
             if any(x < 0 for x in dist):
                 raise RulesError("expected turns: a bust here loses points, so a score can go "
                                  "down; this race is not computed")
@@ -59,6 +69,16 @@ def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int,
                 acc += p * expected[score + int(result)]
         expected[score] = acc / (1 - stay)
     return expected[0]
+
+
+def _capped(model: TurnModel[Any], solver: TurnSolver[Any], missing: int) -> Any:
+    """The turn-optimal policy, stopping once the turn total reaches ``missing``."""
+    def choose(state: Any) -> str:
+        if STOP in model.actions(state) and model.turn_total(state) >= missing:
+            return STOP
+        return solver.best_action(state)
+
+    return choose
 
 
 __all__ = ["expected_turns_to_target"]

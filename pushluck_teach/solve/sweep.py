@@ -33,7 +33,14 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pushluck_teach.games.base import GameSpec, OptionError, RulesError, Variant, coerce_option
+from pushluck_teach.games.base import (
+    GameSpec,
+    OptionError,
+    RulesError,
+    Variant,
+    coerce_option,
+    get_game,
+)
 from pushluck_teach.solve.stop_rule import describe_stop_rule
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -148,10 +155,14 @@ def win_chance(spec: GameSpec, variant: Variant) -> float | None:
     return None if value is None else float(value)
 
 
-def compute_point(spec: GameSpec, variant: Variant, key: str, value: Any, *,
+def compute_point(spec: GameSpec | str, variant: Variant, key: str, value: Any, *,
                   turn: bool = True, whole_game: bool = False) -> SweepPoint:
-    """The numbers of one point (module docstring); a refused point keeps its error."""
+    """The numbers of one point (module docstring); a refused point keeps its error.
+    ``spec`` may be a registered game's name (what crosses to another process: a spec holds
+    functions that need not pickle)."""
     started = time.perf_counter()
+    if isinstance(spec, str):
+        spec = get_game(spec)
     try:
         chosen = point_variant(variant, key, value)
         fields: dict[str, Any] = {}
@@ -190,7 +201,11 @@ def run_sweep(spec: GameSpec, variant: Variant, key: str, values: Sequence[Any],
         raise OptionError(f"unknown option {key!r} for {spec.name} "
                           f"(options: {', '.join(variant.options())})")
     started = time.perf_counter()
-    job = (spec, variant, key)
+    try:  # a registered game travels by name; a spec may hold lambdas
+        name_or_spec: GameSpec | str = spec.name if get_game(spec.name) is spec else spec
+    except RulesError:
+        name_or_spec = spec
+    job = (name_or_spec, variant, key)
     flags = {"turn": turn, "whole_game": whole_game}
     if scheduler is not None:
         done, stopped = _run_dask(scheduler, job, flags, values, progress, stop)

@@ -22,7 +22,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,6 +39,9 @@ from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.theme import STYLESHEET
 
 COACH_MODES = ("off", "after", "always")
+#: chart size (width, height) in projector mode: two charts side by side beside the table at
+#: 1280x720
+PROJECTOR_FIGURE = (380, 300)
 Number = Fraction | float | int
 
 
@@ -143,6 +146,15 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
     )
 
 
+def percent_text(value: Number | None) -> str:
+    """``value`` (already in percent) for people: ``100 %``, ``88.2 %``, ``0 %``; ``n/a`` for
+    None."""
+    if value is None:
+        return "n/a"
+    shown = f"{float(value):.1f}"
+    return f"{shown[:-2] if shown.endswith('.0') else shown} %"
+
+
 def p_bust_span(p_bust: Number | None) -> str:
     """The DOM hook the browser test reads: the exact ``p_bust_next`` as ``data-exact``."""
     exact = F.fraction_text(p_bust)
@@ -171,6 +183,9 @@ class AnalysisPanel(widgets.VBox):
     background = Bool(True)
     distribution_state_limit = Int(30_000)
     p_bust_exact = Unicode("n/a")
+    #: the action the coach recommends now ("draw", "stop", ...) and for which objective
+    recommended = Unicode("")
+    objective_shown = Unicode("points")
     last_update_ms = Float(0.0)
     last_distribution_ms = Float(0.0)
 
@@ -206,21 +221,58 @@ class AnalysisPanel(widgets.VBox):
         self._dist_lock = threading.Lock()
         self._task: LatestOnly[Any] = LatestOnly("pushluck-distribution")
 
-        def cell(fig: widgets.DOMWidget, text: widgets.HTML, *extra: widgets.Widget
+        def cell(fig: widgets.DOMWidget, text: widgets.HTML, key: str, *extra: widgets.Widget
                  ) -> widgets.VBox:
             holder = widgets.Box([fig], layout=widgets.Layout(min_height=f"{F.FIGURE_HEIGHT}px"))
-            return widgets.VBox([holder, *extra, text],
-                                layout=widgets.Layout(width="490px", margin="4px"))
+            holder.add_class("pl-figure-holder")
+            text.add_class("pl-numbers-text")
+            box = widgets.VBox([holder, *extra, text],
+                               layout=widgets.Layout(width="490px", margin="4px"))
+            box.add_class("pl-cell")
+            box.add_class(f"pl-cell-{key}")
+            return box
 
-        grid = widgets.HBox(
-            [cell(self.fig_next, self.text_next), cell(self.fig_bust, self.text_bust),
-             cell(self.fig_choice, self.text_choice),
-             cell(self.fig_dist, self.text_dist, self.threshold_slider)],
+        grid = self.grid = widgets.HBox(
+            [cell(self.fig_next, self.text_next, "main"),
+             cell(self.fig_bust, self.text_bust, "extra"),
+             cell(self.fig_choice, self.text_choice, "main"),
+             cell(self.fig_dist, self.text_dist, "extra", self.threshold_slider)],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
-        self.children = [widgets.HTML(STYLESHEET), self.headline, grid]
+        grid.add_class("pl-grid")
+        self.details_toggle = widgets.ToggleButton(
+            value=False, description="Show every chart and number table",
+            tooltip="Projector mode folds the bust-risk and distribution charts and the number "
+                    "tables away; this opens them",
+            layout=widgets.Layout(width="auto"))
+        self.details_toggle.add_class("pl-details-toggle")
+        self.details_toggle.observe(self._on_details, names="value")
+        self.children = [widgets.HTML(STYLESHEET), self.headline, self.details_toggle, grid]
         self.show_nothing("No decision to analyse yet.")
         self._apply_coach()
+
+    # ---- projector mode -------------------------------------------------------------------
+    def set_projector(self, on: bool) -> None:
+        """Projector mode: the next-draw and value-of-the-choice charts side by side at
+        :data:`PROJECTOR_FIGURE` size; the other charts and the number tables fold away (one
+        click on ``details_toggle`` opens them)."""
+        width, height = PROJECTOR_FIGURE if on else (F.FIGURE_WIDTH, F.FIGURE_HEIGHT)
+        for fig in self.figures:
+            with fig.batch_update():
+                fig.layout.width = width
+                fig.layout.height = height
+        self._publish(*self.figures)
+        if on:
+            self.add_class("pl-projector")
+        else:
+            self.remove_class("pl-projector")
+        self._on_details({"new": self.details_toggle.value})
+
+    def _on_details(self, change: Any) -> None:
+        if change["new"]:
+            self.add_class("pl-details-open")
+        else:
+            self.remove_class("pl-details-open")
 
     # ---- visibility -----------------------------------------------------------------------
     @observe("coach")
@@ -247,8 +299,13 @@ class AnalysisPanel(widgets.VBox):
         self._model = None
         self._state = None
         self.p_bust_exact = "n/a"
+        self.recommended = ""
+        # No "n/a" beside empty charts: the charts fold away until there is a decision; the
+        # p-bust hook stays in the page, empty and hidden.
         self.headline.value = (f"<div class='pushluck-headline'>{escape(text)} "
-                               f"{p_bust_span(None)}</div>")
+                               '<span class="pushluck-p-bust" data-exact="n/a" hidden></span>'
+                               "</div>")
+        self.grid.layout.display = "none"
         F.update_next_card(self.fig_next, (), None)
         F.update_bust_line(self.fig_bust, self._history)
         F.update_choice(self.fig_choice, (), None, "Value of the choice")
@@ -262,12 +319,16 @@ class AnalysisPanel(widgets.VBox):
 
     def show(self, model: TurnModel[Any], state: Any, *, turn_key: Hashable = None,
              who: str = "", step_label: str | None = None, decided: str | None = None,
-             action_label: Callable[[str], str] | None = None) -> PositionNumbers:
+             action_label: Callable[[str], str] | None = None,
+             win_chances: Mapping[str, float | None] | None = None) -> PositionNumbers:
         """Analyse ``(model, state)`` and update every chart in place.
 
         ``turn_key`` identifies the turn (a new key starts a new bust-risk line); ``decided``
         is the label of the action just taken (coach "after"): the headline then compares it
-        with the recommendation.
+        with the recommendation.  ``win_chances`` (``{"draw": p, "stop": p or None}``, from the
+        whole-game solution) switches the coach to the best chance to win: the recommendation,
+        the value-of-the-choice chart and the headline then compare the chances to win; the
+        next-draw, bust-risk and distribution charts still describe this turn.
         """
         started = time.perf_counter()
         self._label = action_label or _default_label
@@ -278,11 +339,13 @@ class AnalysisPanel(widgets.VBox):
                                    distributions=False)
         self._task.supersede()
         self._model, self._state = model, state
+        self.grid.layout.display = None
         self._record(state, numbers.p_bust, turn_key, step_label)
         F.update_next_card(self.fig_next, numbers.outcomes, numbers.p_bust)
         F.update_bust_line(self.fig_bust, self._history)
         F.update_choice(self.fig_choice, numbers.choices, numbers.best_key,
                         f"Value of the choice: best is {numbers.best_label}")
+        self.fig_choice.layout.yaxis.title.text = "expected result of the turn"
         self._publish(self.fig_next, self.fig_bust, self.fig_choice)
         self.text_next.value = F.next_card_html(numbers.outcomes, numbers.p_bust)
         self.text_bust.value = F.bust_line_html(self._history)
@@ -290,6 +353,10 @@ class AnalysisPanel(widgets.VBox):
                                                exact=numbers.exact_values)
         self.p_bust_exact = F.fraction_text(numbers.p_bust)
         self.headline.value = self._headline(numbers, who, decided)
+        self.recommended = numbers.best_action
+        self.objective_shown = "points"
+        if win_chances is not None:
+            self._show_win_objective(numbers, win_chances, who, decided)
         self._start_distributions()
         self.last_update_ms = 1000 * (time.perf_counter() - started)
         return numbers
@@ -407,6 +474,53 @@ class AnalysisPanel(widgets.VBox):
         self._history.append((f"{len(self._history) + 1}. {label}", p_bust))
         self._history_states.append(state)
 
+    def _show_win_objective(self, numbers: PositionNumbers,
+                            chances: Mapping[str, float | None], who: str,
+                            decided: str | None) -> None:
+        """The coach for the best chance to win: recommendation, choice chart and headline."""
+        draw, stop = chances.get(DRAW), chances.get(STOP)
+        best = STOP if stop is not None and (draw is None or stop >= draw) else DRAW
+        label = self._label
+        bars = [
+            F.ChoiceBar("stop", f"{label(STOP)} now", None if stop is None else 100 * stop),
+            F.ChoiceBar("optimal", f"{label(DRAW)}, then play to win",
+                        None if draw is None else 100 * draw),
+        ]
+        best_key = "stop" if best == STOP else "optimal"
+        F.update_choice(self.fig_choice, bars, best_key,
+                        f"Chance to win (%): best is {label(best)}")
+        self.fig_choice.layout.yaxis.title.text = "chance to win the game (%)"
+        self.fig_choice.data[0].text = [percent_text(b.value) for b in bars
+                                        if b.value is not None]
+        self._publish(self.fig_choice)
+        rows = "".join(
+            f"<tr><td>{escape(b.label)}</td><td>{escape(percent_text(b.value))}</td></tr>"
+            for b in bars)
+        self.text_choice.value = (
+            "<div class='pushluck-numbers'><table><caption>Chance to win the game</caption>"
+            "<thead><tr><th scope='col'>choice</th><th scope='col'>chance to win</th></tr>"
+            f"</thead><tbody>{rows}</tbody></table><p>Recommended for the best chance to win: "
+            f"<strong>{escape(label(best))}</strong></p></div>")
+        parts = []
+        if decided is not None:
+            verdict = ("the best choice" if decided == label(best)
+                       else f"the best was {label(best)}")
+            parts.append(f"{escape(who)} chose <strong>{escape(decided)}</strong>: "
+                         f"{escape(verdict)} for winning the game.")
+        elif who:
+            parts.append(f"{escape(who)}: {escape(numbers.description)}.")
+        parts.append(f"Chance that the next draw busts: {p_bust_span(numbers.p_bust)}.")
+        chances_text = "; ".join(f"{b.label}: {percent_text(b.value)}" for b in bars
+                                 if b.value is not None)
+        parts.append(f"Chance to win the game — {escape(chances_text)}.")
+        if decided is None:
+            parts.append(f"Recommended for the best chance to win: "
+                         f"<strong>{escape(label(best))}</strong>.")
+        self.headline.value = ("<div class='pushluck-headline' data-objective='win'>"
+                               + " ".join(parts) + "</div>")
+        self.recommended = best
+        self.objective_shown = "win"
+
     def _headline(self, numbers: PositionNumbers, who: str, decided: str | None) -> str:
         parts = []
         if decided is not None:
@@ -418,7 +532,7 @@ class AnalysisPanel(widgets.VBox):
         else:
             parts.append(f"{escape(who)}: {escape(numbers.description)}." if who else
                          f"{escape(numbers.description)}.")
-        parts.append(f"P(next draw busts) = {p_bust_span(numbers.p_bust)}.")
+        parts.append(f"Chance that the next draw busts: {p_bust_span(numbers.p_bust)}.")
         parts.append(f"Expected result of the turn with optimal play: "
                      f"{escape(F.value_text(numbers.ev_optimal))}.")
         if decided is None:

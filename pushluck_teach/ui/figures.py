@@ -111,9 +111,14 @@ def short_fraction(value: Number) -> str:
 
 
 def probability_text(value: Number | None) -> str:
-    """A probability as an exact fraction when it fits, with its decimal: ``1/6 ≈ 0.1667``."""
+    """A probability as an exact fraction when it fits, with its decimal: ``1/6 ≈ 0.1667``;
+    ``0 (impossible)`` and ``1 (certain)`` for the two ends."""
     if value is None:
         return "n/a"
+    if value == 0:
+        return "0 (impossible)"
+    if value == 1:
+        return "1 (certain)"
     if isinstance(value, Fraction | int) and Fraction(value).denominator <= MAX_SHOWN_DENOMINATOR:
         return f"{fraction_text(value)} ≈ {float(value):.4f}"
     return f"{float(value):.4f}"
@@ -136,6 +141,8 @@ def value_text(value: Number | None) -> str:
             return str(frac.numerator)
         if frac.denominator <= MAX_SHOWN_DENOMINATOR:
             return f"{float(frac):.3f} (= {frac.numerator}/{frac.denominator})"
+    if float(value).is_integer():  # a whole number needs no decimals
+        return str(int(value))
     return f"{float(value):.3f}"
 
 
@@ -145,6 +152,8 @@ def short_value(value: Number | None) -> str:
         return "n/a"
     if isinstance(value, Fraction | int) and Fraction(value).denominator == 1:
         return str(Fraction(value).numerator)
+    if float(value).is_integer():
+        return str(int(value))
     return f"{float(value):.3f}"
 
 
@@ -386,7 +395,8 @@ def update_next_card(fig: go.FigureWidget, outcomes: Sequence[OutcomeBar],
                 [probability_text(outcomes[i].probability), value_text(outcomes[i].total_after)]
                 for i in idx
             ]
-        suffix = "" if p_bust is None else f": P(bust) = {fraction_text(p_bust)}"
+        suffix = "" if p_bust is None else (
+            ": no card busts you" if p_bust == 0 else f": chance to bust {fraction_text(p_bust)}")
         fig.layout.title.text = f"{title}{suffix}" if outcomes else f"{title}: drawing not legal"
 
 

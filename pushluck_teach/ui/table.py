@@ -35,7 +35,7 @@ from html import escape
 from typing import Any
 
 import ipywidgets as widgets
-from traitlets import Dict, Enum, Int, Tuple, Unicode, observe
+from traitlets import Bool, Dict, Enum, Int, Tuple, Unicode, observe
 
 from pushluck_teach.cards import CardError
 from pushluck_teach.games.base import (
@@ -50,13 +50,20 @@ from pushluck_teach.games.base import (
     coerce_option,
     get_game,
 )
+from pushluck_teach.games.policies import THRESHOLD, parse_policy
+from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
+from pushluck_teach.sim.gauge import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.theme import STYLESHEET
 
 HUMAN = "human"
+OBJECTIVES = ("win", "points")
+#: the leave threshold assumed for another explorer whose rule is not a threshold (a human, a
+#: turn-optimal bot): stated on the page and in the command
+ASSUMED_THRESHOLD = 10
 SEAT_CHOICES = (
     ("human (hot-seat)", "human"),
     ("bot: optimal turn", "optimal"),
@@ -94,24 +101,52 @@ def format_option(value: Any) -> str:
     return str(value)
 
 
-def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any]) -> str:
+#: copies the command next to it (a click on the command also selects all of it)
+COPY_BUTTON = (
+    '<button type="button" class="pushluck-copy" title="Copy the command" '
+    "onclick=\"const c = this.parentElement.querySelector('code.pushluck-cli'); "
+    "const done = () => { this.textContent = 'Copied'; "
+    "setTimeout(() => { this.textContent = 'Copy'; }, 1500); }; "
+    "if (navigator.clipboard) { navigator.clipboard.writeText(c.innerText).then(done); } "
+    "else { const r = document.createRange(); r.selectNodeContents(c); "
+    "const s = getSelection(); s.removeAllRanges(); s.addRange(r); }\">Copy</button>"
+)
+
+
+def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
+                  objective: str = "points", rules: str | None = None) -> str:
     """The "check it yourself" command for a position, as the DOM hook
-    ``<code class="pushluck-cli" data-game=... data-flags=JSON>``."""
+    ``<code class="pushluck-cli" data-game=... data-flags=JSON data-objective=...>``;
+    ``objective="win"`` adds ``--objective win`` (the coach's chance-to-win numbers).  With
+    ``rules`` (a rule file's JSON text, for games whose variants come from rule files) the
+    command reads ``--rules RULES.json`` and the text is shown (and kept in ``data-rules``) to
+    save as that file."""
     parts = ["pushluck", "odds", game]
     for key, value in flags.items():
         parts.append(f"--{key.replace('_', '-')}")
         text = str(value)
         parts.append(f'"{text}"' if isinstance(value, str) else text)
+    if rules is not None:
+        parts.extend(["--rules", "RULES.json"])
+        options = {}
     for key, value in options.items():
         parts.append(f'--option "{key}={format_option(value)}"')
+    if objective == "win":
+        parts.extend(["--objective", "win"])
     command = " ".join(parts)
     data_flags = escape(json.dumps(flags), quote=True)
     data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
                           quote=True)
+    data_rules = "" if rules is None else f' data-rules="{escape(rules, quote=True)}"'
+    saved = ("" if rules is None else
+             f"<div>with RULES.json holding: <code>{escape(rules)}</code></div>")
     return (
-        "<div>Check it yourself in a terminal: "
+        "<div class='pushluck-command'><span>Command for a terminal (check these numbers "
+        "yourself):</span> "
         f'<code class="pushluck-cli" data-game="{escape(game, quote=True)}" '
-        f'data-flags="{data_flags}" data-options="{data_options}">{escape(command)}</code></div>'
+        f'data-flags="{data_flags}" data-options="{data_options}"{data_rules} '
+        f'data-objective="{escape(objective, quote=True)}">{escape(command)}</code> '
+        f"{COPY_BUTTON}</div>{saved}"
     )
 
 
@@ -126,6 +161,7 @@ class _Decision:
     turn_key: Any
     who: str
     label: str
+    win_chances: dict[str, float | None] | None = None
 
 
 class GameTable(widgets.VBox):
@@ -134,6 +170,11 @@ class GameTable(widgets.VBox):
     game = Unicode("pig")
     seed = Int(1)
     coach = Enum(COACH_MODES, default_value="always")
+    #: what the coach optimises: "win" (the chance to win the game, where a whole-game solution
+    #: covers the table) or "points" (this turn's points, capped where the game caps them)
+    objective = Enum(OBJECTIVES, default_value="win")
+    #: projector / focus mode: large type, the table and the two key charts side by side
+    projector = Bool(False)
     message = Unicode("")
     seats = Tuple(default_value=(HUMAN, "optimal"))
     options = Dict()
@@ -151,9 +192,13 @@ class GameTable(widgets.VBox):
         self.engine: Engine | None = None
         self._bots: list[Bot | None] = []
         self._decision: _Decision | None = None
+        self._log_at_start = 0
         self._buttons: dict[str, widgets.Button] = {}
         self.add_class("pushluck-table")
         self._build_widgets()
+        self.objective_toggle.value = self.objective
+        if self.projector:
+            self._projector_changed({"new": True})
         self.panel.background = background
         self.game = self.spec.name
         self.seed = int(seed)
@@ -184,10 +229,29 @@ class GameTable(widgets.VBox):
             value="always", description="Coach", style={"button_width": "auto"},
         )
         self.coach_toggle.observe(self._guarded(self._on_coach_toggle), names="value")
+        self.objective_toggle = widgets.ToggleButtons(
+            options=[("Best chance to win", "win"), ("Most points this turn", "points")],
+            value="win", description="Coach aims for", style={"button_width": "auto",
+                                                                "description_width": "initial"},
+            tooltips=["The chance to win the whole game, from the exact whole-game solution",
+                      "The points this turn brings, on average"],
+        )
+        self.objective_toggle.add_class("pushluck-objective")
+        self.objective_toggle.layout.display = "none"
+        self.objective_toggle.observe(self._guarded(self._on_objective_toggle), names="value")
+        self.objective_note = widgets.HTML()
+        self.projector_toggle = widgets.ToggleButton(
+            value=False, description="Projector mode",
+            tooltip="Large type; the table and the two key charts side by side (1280x720)",
+            layout=widgets.Layout(width="auto"))
+        self.projector_toggle.add_class("pushluck-projector-toggle")
+        self.projector_toggle.observe(self._guarded(self._on_projector_toggle), names="value")
         controls = widgets.HBox(
-            [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle],
+            [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle,
+             self.objective_toggle, self.projector_toggle],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
+        controls.add_class("pl-controls")
         self.seat_box = widgets.VBox()
         self.add_seat_button = widgets.Button(description="Add seat")
         self.add_seat_button.on_click(self._guarded(lambda _b: self._change_seat_count(+1)))
@@ -199,10 +263,40 @@ class GameTable(widgets.VBox):
         self.preset_dropdown = widgets.Dropdown(description="Preset")
         self.preset_dropdown.observe(self._guarded(self._on_preset), names="value")
         self.option_box = widgets.VBox()
+        self._pending_variant: Variant | None = None
+        self.option_confirm_text = widgets.HTML()
+        self.option_apply_button = widgets.Button(description="Apply: start a new game",
+                                                  button_style="warning")
+        self.option_apply_button.on_click(self._guarded(lambda _b: self._confirm_options(True)))
+        self.option_cancel_button = widgets.Button(description="Cancel: keep this game")
+        self.option_cancel_button.on_click(
+            self._guarded(lambda _b: self._confirm_options(False)))
+        self.option_confirm = widgets.VBox(
+            [self.option_confirm_text,
+             widgets.HBox([self.option_apply_button, self.option_cancel_button])])
+        self.option_confirm.add_class("pushluck-option-confirm")
+        self.option_confirm.layout.display = "none"
         options_panel = widgets.VBox([self.preset_dropdown, self.option_box])
-        self.settings = widgets.Accordion(children=[seats_panel, options_panel])
+        self.setup_fields_box = widgets.VBox()
+        self._setup_fields: dict[str, widgets.Text] = {}
+        self.setup_button = widgets.Button(description="Show this position",
+                                           button_style="primary")
+        self.setup_button.on_click(self._guarded(lambda _b: self._on_setup()))
+        self.setup_back_button = widgets.Button(description="Back to the game")
+        self.setup_back_button.on_click(self._guarded(lambda _b: self._leave_setup()))
+        setup_panel = widgets.VBox([
+            widgets.HTML("<div class='pushluck-note'>Type a position as the <code>pushluck "
+                         "odds</code> command writes it (cards such as <code>5h 9s</code>, "
+                         "rolls such as <code>3 5</code>); the coach jumps there, the game "
+                         "waits.</div>"),
+            self.setup_fields_box,
+            widgets.HBox([self.setup_button, self.setup_back_button]),
+        ])
+        self._study: tuple[dict[str, str], Any, Any] | None = None
+        self.settings = widgets.Accordion(children=[seats_panel, options_panel, setup_panel])
         self.settings.set_title(0, "Players and bots")
         self.settings.set_title(1, "Rule options")
+        self.settings.set_title(2, "Set up a position")
         self.settings.selected_index = None
 
         self.status_html = widgets.HTML()
@@ -213,6 +307,7 @@ class GameTable(widgets.VBox):
         self.scores_html = widgets.HTML()
         self.cli_html = widgets.HTML()
         self.log_html = widgets.HTML()
+        self.log_html.add_class("pl-log")
         self.panel = AnalysisPanel()
         self.gauge = WinChanceGauge()
         widgets.link((self, "coach"), (self.panel, "coach"))
@@ -221,11 +316,20 @@ class GameTable(widgets.VBox):
              self.finished_html, self.gauge, self.cli_html],
             layout=widgets.Layout(width="560px", margin="0 12px 0 0"),
         )
+        left.add_class("pl-left")
         right = widgets.VBox([self.scores_html, self.log_html],
                              layout=widgets.Layout(width="440px"))
+        right.add_class("pl-right")
+        main = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap"))
+        main.add_class("pl-main")
+        style = widgets.HTML(STYLESHEET)
+        style.add_class("pl-style")
+        self.title_html.add_class("pl-title")
+        self.settings.add_class("pl-settings")
+        self.objective_note.add_class("pl-note")
+        self.panel.add_class("pl-panel")
         self.children = [
-            widgets.HTML(STYLESHEET), self.title_html, controls, self.settings,
-            widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap")),
+            style, self.title_html, controls, self.settings, main, self.objective_note,
             self.panel,
         ]
 
@@ -339,6 +443,46 @@ class GameTable(widgets.VBox):
     def _on_coach_toggle(self, change: Any) -> None:
         self.coach = change["new"]
 
+    @observe("objective")
+    def _objective_changed(self, _change: Any) -> None:
+        if hasattr(self, "objective_toggle") and self.objective_toggle.value != self.objective:
+            self.objective_toggle.value = self.objective
+        if getattr(self, "_ready", False):
+            self._decision = None
+            self._refresh_safely()
+
+    def _on_objective_toggle(self, change: Any) -> None:
+        self.objective = change["new"]
+
+    @observe("projector")
+    def _projector_changed(self, change: Any) -> None:
+        if hasattr(self, "projector_toggle") and self.projector_toggle.value != change["new"]:
+            self.projector_toggle.value = change["new"]
+        if change["new"]:
+            self.add_class("pushluck-projector")
+        else:
+            self.remove_class("pushluck-projector")
+        if hasattr(self, "panel"):
+            self.panel.set_projector(bool(change["new"]))
+
+    def _on_projector_toggle(self, change: Any) -> None:
+        self.projector = change["new"]
+
+    def _win_task(self, engine: Engine) -> Any:
+        """The chance-to-win computation for the position now, or None where no whole-game
+        solution covers the table (the toggle is then hidden and the coach aims for points)."""
+        try:
+            return action_win_chances_task(engine)
+        except (RulesError, CardError, ValueError):
+            return None
+
+    def _objective_flags(self, engine: Engine, flags: dict[str, str]) -> dict[str, str]:
+        """The command's flags for the win objective: the two scores added."""
+        scores = engine.scores()
+        me = engine.current_player
+        return {**flags, "score": str(int(scores[me])),
+                "opponent": str(int(scores[1 - me]))}
+
     # ---- seats ----------------------------------------------------------------------------
     def _fit_seats(self, seats: tuple[str, ...]) -> tuple[str, ...]:
         lo, hi = self.spec.min_players, self.spec.max_players
@@ -399,7 +543,14 @@ class GameTable(widgets.VBox):
         for f in dataclasses.fields(cls):
             hint = hints.get(f.name, str)
             value = getattr(self.variant, f.name)
-            common = {"description": f.name, "style": {"description_width": "initial"}}
+            try:
+                info = cls.option_info(f.name)
+                label, help_text = info.label, info.help
+                allowed = cls.option_allowed(f.name)
+            except (RulesError, AttributeError):
+                label, help_text, allowed = f.name, "", ""
+            common = {"description": label, "style": {"description_width": "initial"},
+                      "tooltip": f"{f.name}: {help_text}"}
             if hint is bool:
                 w: widgets.Widget = widgets.Checkbox(value=bool(value), indent=False, **common)
             elif hint is int:
@@ -411,8 +562,14 @@ class GameTable(widgets.VBox):
             w.observe(self._guarded(functools.partial(self._on_option_widget, f.name, hint)),
                       names="value")
             self._option_widgets[f.name] = w
-            rows.append(w)
-        self.option_box.children = rows
+            note = escape(help_text) + (
+                f" <span class='pl-allowed'>Allowed: {escape(allowed)}.</span>"
+                if allowed and hint is not bool else "")
+            explanation = widgets.HTML(f"<div class='pushluck-option-help'>{note}</div>")
+            row = widgets.VBox([w, explanation])
+            row.add_class("pushluck-option")
+            rows.append(row)
+        self.option_box.children = [self.option_confirm, *rows]
         presets = [("(custom)", "")] + [(name, name) for name in self.spec.presets]
         self._syncing = True
         try:
@@ -420,6 +577,43 @@ class GameTable(widgets.VBox):
             self.preset_dropdown.value = self._matching_preset()
         finally:
             self._syncing = False
+
+    # ---- set up a position -----------------------------------------------------------------
+    def _build_setup_fields(self) -> None:
+        self._study = None
+        self._setup_fields = {}
+        rows = []
+        for flag in self.spec.position_flags:
+            if flag.positional:
+                continue
+            text = widgets.Text(description=flag.flag, placeholder=flag.help,
+                                continuous_update=False, style={"description_width": "initial"},
+                                layout=widgets.Layout(width="520px"))
+            self._setup_fields[flag.name] = text
+            rows.append(text)
+        self.setup_fields_box.children = rows
+
+    def setup_position(self, flags: dict[str, str]) -> None:
+        """Jump the coach to a position given as ``pushluck odds`` flags (the game waits)."""
+        for name, widget in self._setup_fields.items():
+            widget.value = flags.get(name, "")
+        self._guarded(self._on_setup)()
+
+    def _on_setup(self) -> None:
+        flags = {name: w.value.strip() for name, w in self._setup_fields.items()
+                 if w.value.strip()}
+        model, state = self.spec.position_from_flags(self.variant, flags)
+        if not model.actions(state):
+            raise RulesError("that position is already over: nothing to decide")
+        self._study = (flags, model, state)
+        self._say(f"Set-up position: {model.describe(state)}. The game waits: press Back to "
+                  "the game to play on.")
+        self._refresh()
+
+    def _leave_setup(self) -> None:
+        self._study = None
+        self._say("Back to the game.")
+        self._refresh()
 
     def _matching_preset(self) -> str:
         for name, preset in self.spec.presets.items():
@@ -460,14 +654,77 @@ class GameTable(widgets.VBox):
             if not isinstance(exc, RulesError):
                 message = f"bad value {change['new']!r} for option {name!r}: {exc}"
             raise OptionError(message) from None
+        self._request_variant(variant)
+
+    def _request_variant(self, variant: Variant) -> None:
+        """New rules from the option widgets: at once, or after Apply when a game is on."""
+        if self._game_in_progress():
+            self._pending_variant = variant
+            shown = ", ".join(f"{k}={format_option(v)}" for k, v in
+                              variant.changed_options().items()) or "the defaults"
+            self.option_confirm_text.value = (
+                "<div class='pushluck-message pushluck-message-error'>Changing the rules ("
+                f"{escape(shown)}) ends the game in progress and starts a new one.</div>")
+            self.option_confirm.layout.display = None
+            self._say("Rules not changed yet: Apply starts a new game, Cancel keeps this one.")
+            return
         self._apply_variant(variant)
+
+    def _game_in_progress(self) -> bool:
+        """A game someone has played in (more than the bots' opening moves)."""
+        engine = self.engine
+        return (engine is not None and not engine.is_over
+                and len(engine.log) > self._log_at_start)
+
+    def _confirm_options(self, apply: bool) -> None:
+        variant, self._pending_variant = self._pending_variant, None
+        self.option_confirm.layout.display = "none"
+        if apply and variant is not None:
+            self._apply_variant(variant)
+        else:
+            self._sync_option_widgets()
+            self._say("Rules unchanged: the game goes on.")
 
     def _on_preset(self, change: Any) -> None:
         if self._syncing or not change["new"]:
             return
-        self._apply_variant(self.spec.presets[change["new"]])
+        self._request_variant(self.spec.presets[change["new"]])
+
+    def _players_allowed(self, variant: Variant) -> list[int]:
+        """The player counts these rules can seat (``solo`` rules: one)."""
+        allowed = []
+        for players in range(self.spec.min_players, self.spec.max_players + 1):
+            try:
+                self.spec.new_engine(variant, players=players, seed=self.seed)
+            except (RulesError, ValueError):
+                continue
+            allowed.append(players)
+        return allowed
 
     def _apply_variant(self, variant: Variant) -> None:
+        """New rules: a new game.  Rules that cannot seat the current players change the seats
+        (and say so); rules that can seat nobody are refused with the game unchanged."""
+        seats_note = ""
+        self._pending_variant = None
+        self.option_confirm.layout.display = "none"
+        allowed = self._players_allowed(variant)
+        if not allowed:
+            self._sync_option_widgets()
+            raise OptionError("these rules cannot start a game: the rules are unchanged")
+        if len(self.seats) not in allowed:
+            count = min(allowed, key=lambda n: abs(n - len(self.seats)))
+            seats = tuple(self.seats[:count])
+            while len(seats) < count:
+                seats = (*seats, "optimal")
+            seats_note = (f" These rules take {', '.join(map(str, allowed))} player"
+                          f"{'s' if allowed != [1] else ''}: seats changed from "
+                          f"{len(self.seats)} to {count}.")
+            self._syncing = True
+            try:
+                self.seats = seats
+            finally:
+                self._syncing = False
+            self._sync_seat_widgets()
         self.variant = variant
         self._set_options_quietly(variant.options())
         self._sync_option_widgets()
@@ -475,7 +732,8 @@ class GameTable(widgets.VBox):
         if self.engine is not None:
             changed = variant.changed_options()
             shown = ", ".join(f"{k}={format_option(v)}" for k, v in changed.items())
-            self._say(f"Rules changed ({shown or 'the defaults'}): new game, re-solved.")
+            self._say(f"Rules changed ({shown or 'the defaults'}): new game, re-solved."
+                      + seats_note)
 
     # ---- game flow ------------------------------------------------------------------------
     def _load_game(self, keep_variant: bool = False) -> None:
@@ -490,10 +748,11 @@ class GameTable(widgets.VBox):
             self._syncing = False
         self.title_html.value = (
             f"<h2 style='margin:4px 0'>{escape(self.spec.title)}</h2>"
-            f"<div>{escape(self.spec.blurb)}</div>"
+            f"<div class='pl-blurb'>{escape(self.spec.blurb)}</div>"
         )
         self._sync_seat_widgets()
         self._build_option_widgets()
+        self._build_setup_fields()
         self._new_game()
 
     def _on_seed_text(self, change: Any) -> None:
@@ -525,6 +784,7 @@ class GameTable(widgets.VBox):
         self._guarded(self._new_game)()
 
     def _new_game(self) -> None:
+        self._study = None
         self.engine = None
         self._decision = None
         self.panel.reset_turn()
@@ -536,6 +796,7 @@ class GameTable(widgets.VBox):
         finally:
             self._refresh_safely()
         lines = self._run_bots()
+        self._log_at_start = len(self.engine.log)
         humans = sum(bot is None for bot in self._bots)
         who = f"{humans} human seat{'s' if humans != 1 else ''}" if humans else "bots only"
         self._say(f"New game of {self.spec.title}, seed {self.seed}, {who}."
@@ -590,13 +851,18 @@ class GameTable(widgets.VBox):
 
     def _capture_decision(self, engine: Engine, label: str) -> _Decision | None:
         try:
-            model, state = engine.turn_position()
+            flags, model, state = self._position(engine)
             if not model.actions(state):
                 return None
             view = engine.view()
-            return _Decision(model, state, dict(engine.position_flags()), self._step_label(view),
+            chances = None
+            task = self._win_task(engine) if self.objective == "win" else None
+            if task is not None:
+                chances = task()
+                flags = self._objective_flags(engine, flags)
+            return _Decision(model, state, flags, self._step_label(view),
                              self._turn_key(engine), self._seat_name(engine.current_player),
-                             label)
+                             label, chances)
         except (RulesError, CardError, ValueError):
             return None
 
@@ -632,6 +898,9 @@ class GameTable(widgets.VBox):
             self.panel.show_nothing("No game running.")
             self.gauge.clear()
             return
+        if self._study is not None:
+            self._render_study(engine)
+            return
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
         human_to_move = not engine.is_over and self._bots[engine.current_player] is None
@@ -643,6 +912,25 @@ class GameTable(widgets.VBox):
         self._render_finished(engine, view)
         self._render_analysis(engine, view, human_to_move)
 
+    def _render_study(self, engine: Engine) -> None:
+        """A set-up position: the coach and the command describe it; the game waits."""
+        flags, model, state = self._study
+        self._render_buttons(())
+        self.status_html.value = (
+            "<div class='pushluck-status'><strong>Set-up position</strong> (the game waits): "
+            f"{escape(model.describe(state))}</div>")
+        self.cards_html.value = ""
+        self.gauge.clear()
+        self.objective_note.value = ("<div class='pushluck-note'>The coach aims for the most "
+                                     "points this turn in a set-up position.</div>")
+        self.cli_html.value = cli_line_html(self.spec.name, flags,
+                                            self.variant.changed_options(),
+                                            rules=self._rules_text())
+        if self.coach == "off":
+            return
+        self.panel.show(model, state, turn_key=("setup", tuple(sorted(flags.items()))),
+                        who="Set-up position", action_label=engine.action_label)
+
     def _button(self, action: str, label: str) -> widgets.Button:
         button = self._buttons.get(action)
         if button is None:
@@ -651,6 +939,10 @@ class GameTable(widgets.VBox):
                                                           margin="4px"))
             button.add_class("pushluck-action")
             button.add_class(action_class(action))
+            if action == DRAW:
+                button.add_class("pushluck-risky")
+            elif action == STOP:
+                button.add_class("pushluck-safe")
             button.on_click(lambda _b, a=action: self.act(a))
             self._buttons[action] = button
         if button.description != label:
@@ -697,7 +989,7 @@ class GameTable(widgets.VBox):
                                   + "</div>")
 
     def _render_cards(self, engine: Engine, view: Any) -> None:
-        if self.spec.draws == DICE:
+        if self.spec.draws_for(engine.variant) == DICE:
             html = dice_row_html(view.turn_dice)
         else:
             html = cards_row_html(view.turn_cards)
@@ -744,41 +1036,139 @@ class GameTable(widgets.VBox):
         else:
             self.gauge.clear()
         options = self.variant.changed_options()
+        task = None if engine.is_over else self._win_task(engine)
+        if not engine.is_over:
+            self.objective_toggle.layout.display = None if task is not None else "none"
+        win = self.objective == "win" and task is not None
+        self._render_objective_note(engine, win)
         if self.coach == "after":
             decision = self._decision
             if decision is None:
                 self.panel.show_nothing("Coach: decide first; the numbers for your decision "
                                         "appear right after.")
-                self.cli_html.value = self._current_cli(engine, options)
+                self.cli_html.value = self._current_cli(engine, options, win)
                 return
             self.panel.show(decision.model, decision.state, turn_key=decision.turn_key,
                             who=decision.who, step_label=decision.step_label,
-                            decided=decision.label, action_label=engine.action_label)
-            self.cli_html.value = cli_line_html(self.spec.name, decision.flags, options)
+                            decided=decision.label, action_label=engine.action_label,
+                            win_chances=decision.win_chances)
+            self.cli_html.value = cli_line_html(
+                self.spec.name, decision.flags, options,
+                "win" if decision.win_chances is not None else "points", self._rules_text())
             return
-        self.cli_html.value = self._current_cli(engine, options)
+        self.cli_html.value = self._current_cli(engine, options, win)
         if self.coach == "off":
             return
         if engine.is_over:
-            self.panel.show_nothing("Game over.")
+            self.panel.show_nothing("Game over: press New game to play again.")
             return
         if not human_to_move:
-            self.panel.show_nothing("A bot is to move.")
+            self.panel.show_nothing(f"{self._seat_name(engine.current_player)} is moving; "
+                                    "the coach waits for your turn.")
             return
-        model, state = engine.turn_position()
+        if not self.spec.has_turn_model:
+            self.panel.show_nothing("This game has no draw/stop turn to analyse.")
+            return
+        _flags, model, state = self._position(engine)
         if not model.actions(state):
             self.panel.show_nothing("The turn is over.")
             return
         self.panel.show(model, state, turn_key=self._turn_key(engine),
                         who=self._seat_name(engine.current_player),
-                        step_label=self._step_label(view), action_label=engine.action_label)
+                        step_label=self._step_label(view), action_label=engine.action_label,
+                        win_chances=task() if win and task is not None else None)
 
-    def _current_cli(self, engine: Engine, options: dict[str, Any]) -> str:
+    def _render_objective_note(self, engine: Engine, win: bool) -> None:
+        """One line saying what the coach optimises (and whether points past the target
+        count)."""
+        if self.coach == "off" or engine.is_over:
+            self.objective_note.value = ""
+            return
+        if win:
+            text = ("The coach aims for the best chance to win the game (exact whole-game "
+                    "solution); the charts of the next draw and of this turn's result describe "
+                    "this turn's points.")
+        else:
+            model, _ = engine.turn_position()
+            if getattr(model, "cap", None) is not None:
+                text = ("The coach aims for the most points this turn; points past the target "
+                        "are worth nothing, so it never counts them.")
+            else:
+                text = ("The coach aims for the most points this turn; it does not look at the "
+                        "scores (in this game points past the target still count).")
+        others = self._others_note(engine)
+        if others:
+            text += " " + others
+        self.objective_note.value = f"<div class='pushluck-note'>{escape(text)}</div>"
+
+    def _position(self, engine: Engine) -> tuple[dict[str, str], Any, Any]:
+        """The position the coach analyses, with the flags of its command.  Where other
+        players' choices change this turn (``engine.others_in_turn()``) their behaviour is
+        stated as leave thresholds (bots: their own; humans and turn-optimal bots: an
+        assumption, :data:`ASSUMED_THRESHOLD`) and the page and its command build the same
+        model from the same flags."""
+        flags = dict(engine.position_flags())
+        others = engine.others_in_turn()
+        takes = {flag.name for flag in self.spec.position_flags}
+        if not others or "others" not in takes:
+            model, state = engine.turn_position()
+            return flags, model, state
+        flags["others"] = ",".join(str(self._assumed_threshold(p)) for p in others)
+        try:
+            model, state = self.spec.position_from_flags(self.variant, flags)
+        except RulesError:  # more explorers than the model covers: the decider alone
+            del flags["others"]
+            model, state = self.spec.position_from_flags(self.variant, flags)
+        return flags, model, state
+
+    def _assumed_threshold(self, player: int) -> int:
+        return self._threshold_of(player)[0]
+
+    def _threshold_of(self, player: int) -> tuple[int, bool]:
+        """``(threshold, assumed)``: a threshold bot's own leave threshold, or the assumption."""
+        seat = self.seats[player] if player < len(self.seats) else HUMAN
+        if seat != HUMAN:
+            try:
+                policy = parse_policy(seat)
+            except RulesError:
+                policy = None
+            if policy is not None and policy.kind == THRESHOLD and policy.number is not None:
+                return policy.number, False
+        return ASSUMED_THRESHOLD, True
+
+    def _others_note(self, engine: Engine) -> str:
+        others = engine.others_in_turn()
+        if not others or "others" not in {f.name for f in self.spec.position_flags}:
+            return ""
+        parts = []
+        for p in others:
+            threshold, assumed = self._threshold_of(p)
+            parts.append(f"{self._seat_name(p)} leaves once carrying {threshold}"
+                         + (" (assumed)" if assumed else ""))
+        return ("Model: the other explorers inside share the gems and each leaves at a "
+                "threshold: " + "; ".join(parts) + ".")
+
+    def _current_cli(self, engine: Engine, options: dict[str, Any], win: bool = False) -> str:
         if engine.is_over:
             return ""
-        return cli_line_html(self.spec.name, dict(engine.position_flags()), options)
+        flags, _model, _state = self._position(engine)
+        if win:
+            return cli_line_html(self.spec.name, self._objective_flags(engine, flags), options,
+                                 "win", self._rules_text())
+        return cli_line_html(self.spec.name, flags, options, rules=self._rules_text())
+
+    def _rules_text(self) -> str | None:
+        """The variant as a rule file, for games whose variants come from rule files."""
+        if self.spec.variant_from_text is None:
+            return None
+        return rules_to_json(self.variant)
 
 
-def play(game: str = "pig", **kwargs: Any) -> GameTable:
-    """A table for ``game`` (one human seat against the optimal-turn bot by default)."""
-    return GameTable(game, **kwargs)
+def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> GameTable:
+    """A table for ``game`` (one human seat against the optimal-turn bot by default).  A Play
+    page has its own title, so the table shows its title only in projector mode (where the
+    page's text is folded away) unless ``title=True``."""
+    table = GameTable(game, **kwargs)
+    if not title:
+        table.title_html.add_class("pl-only-projector")
+    return table

@@ -76,5 +76,54 @@ STYLESHEET = f"""
 .pushluck-numbers {{ font-size: 14px; max-height: 320px; overflow-y: auto; }}
 .pushluck-headline {{ font-size: 20px; }}
 .pushluck-action button, button.pushluck-action {{ font-size: 18px; }}
+/* Action buttons: full labels; the risky action (draw, roll) and the safe one (stop, bank)
+   differ in colour and border; a disabled button is grey, dashed and faded. */
+.pushluck-table .pushluck-action {{ width: auto !important; min-width: 120px;
+  padding: 0 18px; white-space: nowrap; }}
+.pushluck-table .pushluck-risky:not(:disabled) {{ background: {OKABE_ITO['orange']};
+  color: #000; border: 2px solid #7A5200; }}
+.pushluck-table .pushluck-safe:not(:disabled) {{ background: {OKABE_ITO['bluish_green']};
+  color: #fff; border: 2px solid #00563F; }}
+.pushluck-table .pushluck-action:disabled {{ background: #EEEEEE !important;
+  color: #8A8A8A !important; border: 2px dashed #B5B5B5 !important; opacity: .6;
+  box-shadow: none !important; cursor: not-allowed; }}
+.pushluck-cli {{ user-select: all; }}
+.pushluck-copy {{ font-size: 13px; padding: 1px 10px; margin-left: 4px; cursor: pointer;
+  border: 1px solid #777; border-radius: 4px; background: #fff; }}
+.pl-only-projector {{ display: none; }}
+.pl-details-toggle {{ display: none !important; }}
+/* Projector mode (GameTable.projector): at 1280x720 the table and the two key charts side by
+   side, large type, the page's own text and the number tables folded away. */
+body:has(.pushluck-projector) .jp-MarkdownOutput {{ display: none; }}
+body:has(.pushluck-projector) #rendered_cells {{ padding: 0 8px !important; }}
+.pushluck-projector {{ display: grid !important; grid-template-columns: 420px minmax(0, 1fr);
+  grid-template-areas: "title title" "controls controls" "main panel" "note note"
+  "settings settings"; column-gap: 12px; align-items: start; font-size: 18px; }}
+.pushluck-projector > .pl-style {{ display: none; }}
+.pushluck-projector > .pl-title {{ grid-area: title; }}
+.pushluck-projector > .pl-controls {{ grid-area: controls; }}
+.pushluck-projector > .pl-main {{ grid-area: main; flex-direction: column !important; }}
+.pushluck-projector > .pl-panel {{ grid-area: panel; }}
+.pushluck-projector > .pl-note {{ grid-area: note; }}
+.pushluck-projector > .pl-settings {{ grid-area: settings; }}
+.pushluck-projector .pl-only-projector {{ display: block; }}
+.pushluck-projector .pl-title h2 {{ font-size: 26px; margin: 0; }}
+.pushluck-projector .pl-title .pl-blurb {{ display: none; }}
+.pushluck-projector .pl-left, .pushluck-projector .pl-right {{ width: auto !important;
+  margin: 0 !important; }}
+.pushluck-projector .pl-log {{ display: none; }}
+.pushluck-projector .pushluck-cards {{ min-height: 88px; gap: 6px; }}
+.pushluck-projector .pushluck-card {{ width: 58px; height: 82px; border-radius: 7px; }}
+.pushluck-projector .pushluck-card .pl-corner {{ font-size: 15px; }}
+.pushluck-projector .pushluck-card .pl-centre {{ font-size: 32px; }}
+.pushluck-projector .pushluck-die {{ width: 56px; height: 56px; font-size: 30px; }}
+.pushluck-projector .pushluck-status {{ font-size: 20px; }}
+.pushluck-projector .pushluck-headline {{ font-size: 21px; line-height: 1.35; }}
+.pl-projector .pl-details-toggle {{ display: inline-flex !important; }}
+.pl-projector .pl-cell {{ width: auto !important; margin: 2px !important; }}
+.pl-projector .pl-figure-holder {{ min-height: 300px !important; }}
+.pl-projector .pl-cell-extra, .pl-projector .pl-numbers-text {{ display: none !important; }}
+.pl-projector.pl-details-open .pl-cell-extra {{ display: flex !important; }}
+.pl-projector.pl-details-open .pl-numbers-text {{ display: block !important; }}
 </style>
 """

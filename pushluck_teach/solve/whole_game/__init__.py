@@ -44,6 +44,14 @@ class WholeGameSolver(Protocol):
         the solution does not cover the variant (relics, a target too long...)."""
         ...
 
+    def action_win_chances(self, variant: Variant, my_score: int, opp_score: int,
+                           model: TurnModel[Any], state: Any
+                           ) -> Callable[[], dict[str, float | None]] | None:
+        """A function computing the mover's chance to win after each action now (``"draw"``,
+        ``"stop"``; None for an action not allowed), both playing optimally afterwards; ``None``
+        where the solution does not cover the variant.  The coach's "best chance to win"."""
+        ...
+
     def build_shipped(self, directory: Path) -> list[Path]:
         """Compute the defaults and write them to ``directory``; the files written."""
         ...
@@ -79,11 +87,6 @@ def solver_modules() -> dict[str, str]:
 def __getattr__(name: str) -> Any:
     if name == "SOLVER_MODULES":  # the old name of solver_modules(), read-only
         return solver_modules()
-    if name == "win_chance_task":
-        # TRANSITIONAL (issue 7): the gauge adapter moved to pushluck_teach.sim.gauge; this old
-        # name serves ui/gauge.py until it imports the new one, then it goes.  Looked up by name
-        # so that solve/ does not import sim/.
-        return importlib.import_module("pushluck_teach.sim.gauge").win_chance_task
     raise AttributeError(name)
 
 

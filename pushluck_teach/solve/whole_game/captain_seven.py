@@ -1,6 +1,6 @@
 r"""Captain Seven's Doubloons as a whole game: the chance of winning and the best stash rule.
 
-**One turn, exactly** (RULES.md; every turn starts from the full 54-card deck).  Write a card
+**One turn, exactly** (docs/rules.md; every turn starts from the full 54-card deck).  Write a card
 class by its value: the non-catching values ``1 2 3 4 5 6 8 9`` (4 cards each), the tens
 (10 J Q K, 16 cards), and the *catchers* (four 7s, two jokers).  After the first card a 7 or a
 joker catches you, and so does any card that makes the turn total end in 7.
@@ -123,6 +123,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from pushluck_teach.games.base import (
     DRAW,
+    STOP,
     OptionError,
     PositionError,
     RulesError,
@@ -1031,6 +1032,28 @@ def captain_seven_win_probability(variant: CaptainSevenVariant, my_stash: int, o
     return _value_after(solution, a, b, row, final)
 
 
+def captain_seven_action_win_chances(variant: CaptainSevenVariant, my_stash: int,
+                                     opp_stash: int, model: CaptainSevenTurnModel, state: int
+                                     ) -> dict[str, float | None]:
+    """The mover's chance to win (P(win) + P(tie)/2) if it stashes now, and if it draws on and
+    then stashes at the best threshold above the turn total (the class of rules the solver
+    optimises), both playing the optimised policy afterwards."""
+    solution = optimal_solution(variant)
+    a, b = _check_stashes(solution.target, my_stash, opp_stash)
+    final = b >= solution.target
+    table = turn_table_from_state(model, state)
+    matrix = table.threshold_matrix()
+    total = int(model.turn_total(state)) if state & STARTED else 0
+    stash: float | None = None
+    if state & STARTED and STOP in model.actions(state):
+        point = np.zeros(matrix.shape[1])
+        point[min(total, point.size - 1)] = 1.0
+        stash = _value_after(solution, a, b, point, final)
+    draw = max(_value_after(solution, a, b, matrix[t], final)
+               for t in range(max(total + 1, 1), matrix.shape[0]))
+    return {DRAW: draw, STOP: stash}
+
+
 # --------------------------------------------------------------------------------------------
 # The registry entry (``pushluck solve captain-seven``)
 
@@ -1058,6 +1081,15 @@ class CaptainSevenWholeGame:
             return None
         return lambda: captain_seven_win_probability(variant, my_score, opp_score, state=state,
                                                      model=model)
+
+    def action_win_chances(self, variant: Any, my_score: int, opp_score: int, model: Any,
+                           state: Any) -> Callable[[], dict[str, float | None]] | None:
+        """The win coach: the chance to win if the mover stashes now or draws on."""
+        if (not isinstance(variant, CaptainSevenVariant) or variant.relics
+                or variant.target > MAX_TARGET):
+            return None
+        return lambda: captain_seven_action_win_chances(variant, my_score, opp_score, model,
+                                                        state)
 
     def report(self, variant: Any, players: int, policies: Sequence[str], *,
                exact: bool = False) -> WholeGameReport:

@@ -16,7 +16,7 @@ that the player to move wins, with score :math:`i`, opponent's score :math:`j` a
     P(i, j, 0) = P_\text{roll}(i, j, 0),
 
 and :math:`P(i, j, k) = 1` once :math:`i + k \ge G` (holding wins at once; every policy here
-holds then).  **A turn starts with a roll** (RULES.md; the engine has no "hold" before the
+holds then).  **A turn starts with a roll** (docs/rules.md; the engine has no "hold" before the
 first roll): holding at :math:`k = 0` would only pass the turn, and we do not allow it.  In
 Neller and Presser's formulation it is allowed but never chosen in the published games, so the
 values agree: the published Piglet values are reproduced exactly, and the tests check that for
@@ -841,6 +841,14 @@ class PigWholeGame:
             return None
         total = int(state[1])
         return lambda: pig_win_probability(variant, my_score, opp_score, total)
+
+    def action_win_chances(self, variant: Any, my_score: int, opp_score: int, model: Any,
+                           state: Any) -> Callable[[], dict[str, float | None]] | None:
+        """The win coach: the chance to win if the mover rolls or holds now."""
+        if not isinstance(variant, PigVariant) or variant.target > MAX_TARGET:
+            return None
+        total = int(state[1])
+        return lambda: pig_action_win_probabilities(variant, my_score, opp_score, total)
 
     def report(self, variant: Any, players: int, policies: Sequence[str], *,
                exact: bool = False) -> WholeGameReport:

@@ -1,6 +1,6 @@
 r"""Solo modes as whole games: the distribution of the final score under a turn policy.
 
-Two solo modes (RULES.md):
+Two solo modes (docs/rules.md):
 
 * **Lands Uncharted, 10-turn solo** (``solo``): ten turns, the total banked is the score;
 * **Hit List, Lone Gunman** (``solo``): jobs until 5 hits, the end of the deck, or the 6th
@@ -45,7 +45,6 @@ walking the turn model's exact transitions), which checks the chain, not the sim
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -319,18 +318,6 @@ def solo_result(game: str, variant: Any = None, policy: str | SoloPolicy = "thre
     if game == HIT_LIST:
         return lone_gunman(variant, policy)
     raise RulesError(f"no solo model for {game!r} (solo models: {LANDS}, {HIT_LIST})")
-
-
-#: TRANSITIONAL (issue 7): the simulation checks moved to pushluck_teach.sim.solo_checks; these
-#: old names serve Lesson 6's notebook until it imports the new module, then they go.
-_MOVED_TO_SIM = frozenset({"SoloComparison", "compare_with_engine", "model_monte_carlo",
-                           "simulate_real_game"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_TO_SIM:  # looked up by name so that solve/ does not import sim/
-        return getattr(importlib.import_module("pushluck_teach.sim.solo_checks"), name)
-    raise AttributeError(name)
 
 
 __all__ = [

@@ -6,6 +6,7 @@ least two significant ones).  Bad input leaves a one-line message, never a trace
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from html import escape
@@ -66,13 +67,26 @@ def check_answer(text: str, answer: Number) -> tuple[bool, str]:
     return False, "Not quite: try again, or type the exact fraction."
 
 
+#: What the question says when it has no answer (the turn is over, or the position is bad).
+NO_ANSWER = "There is no answer for this position (the turn is over)."
+
+
 class CheckAnswer(widgets.VBox):
     """A question, a text box, a Check button and a Show-answer button.  ``set_answer`` changes
-    the question's exact answer (it follows the position on screen)."""
+    the question's exact answer (it follows the position on screen).
+
+    ``answer_text`` writes the answer when it is shown (default: :func:`value_text`);
+    ``explanation`` is HTML shown with it (the working, or what the answer means).
+    """
 
     def __init__(self, question: str, answer: Number | None = None, *,
-                 placeholder: str = "e.g. 3/25 or 0.12") -> None:
+                 placeholder: str = "e.g. 3/25 or 0.12",
+                 answer_text: Callable[[Number], str] | None = None,
+                 explanation: str = "") -> None:
         self.answer: Number | None = answer
+        self.no_answer = NO_ANSWER
+        self.answer_text = answer_text or (lambda value: value_text(Fraction(value)))
+        self.explanation = explanation
         self.question = widgets.HTML(f"<b>Check yourself.</b> {question}")
         self.text = widgets.Text(continuous_update=False, placeholder=placeholder,
                                  description="Your answer:",
@@ -91,15 +105,19 @@ class CheckAnswer(widgets.VBox):
                           self.feedback])
         self.add_class("pushluck-lesson-question")
 
-    def set_answer(self, answer: Number | None, question: str | None = None) -> None:
+    def set_answer(self, answer: Number | None, question: str | None = None, *,
+                   no_answer: str = NO_ANSWER) -> None:
+        """Follow the position on screen; ``no_answer`` is what Check and Show answer say
+        while ``answer`` is None."""
         self.answer = answer
+        self.no_answer = no_answer
         if question is not None:
             self.question.value = f"<b>Check yourself.</b> {question}"
         self.feedback.value = ""
 
     def check(self) -> bool:
         if self.answer is None:
-            self.feedback.value = "There is no answer for this position (the turn is over)."
+            self.feedback.value = escape(self.no_answer)
             return False
         ok, message = check_answer(self.text.value, self.answer)
         mark = "✔" if ok else "✘"
@@ -109,7 +127,11 @@ class CheckAnswer(widgets.VBox):
         return ok
 
     def reveal(self) -> None:
-        shown = "n/a" if self.answer is None else value_text(Fraction(self.answer))
-        self.feedback.value = f"The exact answer: <b>{escape(shown)}</b>"
+        if self.answer is None:
+            self.feedback.value = escape(self.no_answer)
+            return
+        shown = self.answer_text(self.answer)
+        self.feedback.value = f"The exact answer: <b>{escape(shown)}</b>" + (
+            f"<div>{self.explanation}</div>" if self.explanation else "")
 
 

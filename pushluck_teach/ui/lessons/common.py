@@ -135,6 +135,11 @@ def remaining_cards(game: str, drawn: str, variant: Variant | None = None) -> li
     return [card.code for card in deck.remove(parse_cards(drawn)).cards()]
 
 
+def example_drawn(game: str) -> str:
+    """The cards (or rolls) of the game's example position (its spec's ``example``), or ""."""
+    return get_game(game).example.get("drawn", "")
+
+
 def pick(value: str | None, choices: list[tuple[str, str]]) -> str:
     """``value`` when it is one of the choices' names, else the first choice's name."""
     names = [name for _, name in choices]

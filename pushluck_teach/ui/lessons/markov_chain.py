@@ -36,6 +36,7 @@ from pushluck_teach.ui.lessons.common import (
     BAD_INPUT,
     LessonPosition,
     as_widget,
+    example_drawn,
     figures_of,
     game_choices,
     lesson_layout,
@@ -150,7 +151,7 @@ class MarkovChainLesson(widgets.VBox):
                  examples: Mapping[str, ChainExample] | None = None) -> None:
         """``game``/``drawn``/``threshold``: the chain shown first; ``examples``: game -> the
         position (and T) shown when the student picks that game; the dropdown offers those
-        games (every registered game when None)."""
+        games (every registered game, from its spec's example position, when None)."""
         self.examples: dict[str, ChainExample] = dict(examples or {})
         choices = game_choices(list(self.examples) if examples is not None else None)
         self.game = widgets.Dropdown(options=choices, value=pick(game, choices),
@@ -183,7 +184,8 @@ class MarkovChainLesson(widgets.VBox):
         sync_widget_state(*figures_of(self))
 
     def _new_game(self, _change: Any = None) -> None:
-        self.drawn.value, threshold = self.examples.get(self.game.value, ("", None))
+        self.drawn.value, threshold = self.examples.get(
+            self.game.value, (example_drawn(self.game.value), None))
         self.policy.value = "optimal" if threshold is None else "threshold"
         self.threshold.value = threshold or self.threshold.value
         self.refresh()
@@ -200,6 +202,10 @@ class MarkovChainLesson(widgets.VBox):
             if "too large" in text:
                 text += " Draw a few cards (or lower T) to get a chain small enough to draw."
             self.message.value = message_html(text, error=True)
+            replace_figure_and_shapes(self.heatmap, chain_heatmap_figure(_empty_chain()))
+            replace_figure(self.graph, chain_graph_figure(_empty_chain()))
+            self.summary.value = ""
+            self.question.set_answer(None, no_answer="Pick a chain small enough to draw first.")
             return
         chain = facts.chain
         self.message.value = message_html(

@@ -178,7 +178,7 @@ class NextCardLesson(widgets.VBox):
             cards = self.drawn.value.split()
             points = bust_path(self.game.value, cards)
         except BAD_INPUT as exc:
-            self.message.value = message_html(str(exc), error=True)
+            self.show_error(str(exc))
             return
         self.message.value = message_html(f"Position: {facts.description}.")
         replace_figure(self.outcome_fig, next_card_figure(facts, f"The next card: {pos.title}"))
@@ -197,3 +197,11 @@ class NextCardLesson(widgets.VBox):
             "</details>"
         )
         self.question.set_answer(facts.p_bust)
+
+    def show_error(self, text: str) -> None:
+        """A bad position: the error line, and no chart, table or answer of an older one."""
+        self.message.value = message_html(text, error=True)
+        replace_figure(self.outcome_fig, next_card_figure(None))
+        replace_figure(self.path_fig, bust_path_figure([]))
+        self.counts.value = ""
+        self.question.set_answer(None, no_answer="Fix the cards drawn first: " + text)

@@ -118,6 +118,9 @@ class RuleVariantsLesson(widgets.VBox):
                 sides.append((preset, facts, None if p is None else Fraction(p), dist))
         except BAD_INPUT as exc:
             self.message.value = message_html(str(exc), error=True)
+            self.left_html.value = self.right_html.value = ""
+            replace_figure(self.figure, distribution_pair_figure({}, {}, ("A", "B")))
+            self.question.set_answer(None, no_answer="Fix the position first: " + str(exc))
             return
         (ln, lf, lp, ld), (rn, rf, rp, rd) = sides
         self.message.value = message_html(f"Position: {lf.description}.")

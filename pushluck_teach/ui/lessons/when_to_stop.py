@@ -23,6 +23,7 @@ from pushluck_teach.ui.lessons.common import (
     BAD_INPUT,
     StopFacts,
     as_widget,
+    example_drawn,
     figures_of,
     game_choices,
     lesson_layout,
@@ -136,7 +137,7 @@ class WhenToStopLesson(widgets.VBox):
         self.question = CheckAnswer(
             "What is the expected value of drawing exactly one more time and then stopping?")
         self.drawn.observe(lambda _: self.refresh(), "value")
-        self.game.observe(lambda _: self.refresh(), "value")
+        self.game.observe(self._new_game, "value")
         super().__init__([widgets.HBox([self.game, self.drawn]), self.message,
                           widgets.HBox([self.bars, self.summary]), self.question, *charts])
         self.add_class("pushluck-lesson")
@@ -148,7 +149,7 @@ class WhenToStopLesson(widgets.VBox):
             pos = lesson_position(self.game.value, self.drawn.value)
             facts = lesson_when_to_stop(pos)
         except BAD_INPUT as exc:
-            self.message.value = message_html(str(exc), error=True)
+            self.show_error(str(exc))
             return
         self.message.value = message_html(f"Position: {facts.description}.")
         replace_figure(self.bars, choice_bars_figure(facts, f"{pos.title}: this position"))
@@ -165,5 +166,20 @@ class WhenToStopLesson(widgets.VBox):
             f"policy says <b>{escape(facts.best_action)}</b>: they {agree}.</p>"
         )
         self.question.set_answer(facts.ev_draw_once)
+
+    def _new_game(self, _change: Any = None) -> None:
+        """Another game: start from its example position (cards do not carry over to dice)."""
+        example = example_drawn(self.game.value)
+        if self.drawn.value == example:
+            self.refresh()
+        else:
+            self.drawn.value = example  # the observer refreshes
+
+    def show_error(self, text: str) -> None:
+        """A bad position: the error line, and no bars, values or answer of an older one."""
+        self.message.value = message_html(text, error=True)
+        replace_figure(self.bars, choice_bars_figure(None))
+        self.summary.value = ""
+        self.question.set_answer(None, no_answer="Fix the position first: " + text)
 
 

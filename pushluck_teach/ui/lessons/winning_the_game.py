@@ -19,19 +19,38 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import ipywidgets as widgets
+import numpy as np
 from IPython.display import display
 
 from pushluck_teach.games.base import Variant
+from pushluck_teach.ui.figures import live_figure, sync_widget_state
+from pushluck_teach.ui.lessons.answers import CheckAnswer
 from pushluck_teach.ui.whole_game import (
     expected_turns_chart,
     policy_comparison_chart,
+    roll_hold_chart,
     solo_distribution_chart,
     threshold_rule_chart,
     turns_distribution_chart,
+    update_win_gauge,
+    win_gauge,
 )
 
 #: ``evaluate_match(variant, first, second)``: a match result with ``p_win_first``.
 MatchFunction = Callable[[Variant, Any, Any], Any]
+
+
+def page_chart(figure: Any, *, carry_bundle: bool = False) -> Any:
+    """A chart for a lesson page: a live figure widget (:mod:`pushluck_teach.ui.figures`).
+
+    A plain plotly figure shown as a notebook output goes to Voilà's jupyterlab-plotly renderer,
+    which draws it but throws "r.setData is not a function" in the browser for every figure;
+    the lessons' figure widgets draw with the plotly bundle the page already holds.  One chart
+    per page carries that bundle (``carry_bundle=True``: the first one shown); the others share
+    it.
+    """
+    return live_figure(list(figure.data), figure.layout, carry_bundle=carry_bundle)
 
 
 @dataclass(frozen=True)
@@ -41,6 +60,14 @@ class LessonView:
     lines: tuple[str, ...] = ()
     figures: tuple[Any, ...] = ()
     values: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def chart(self) -> Any:
+        """The view's (first) chart."""
+        return self.figures[0]
 
     def _ipython_display_(self) -> None:
         if self.lines:
@@ -73,8 +100,8 @@ def rules_against_optimal(evaluate_match: MatchFunction, variant: Variant, rules
         values[rule] = average
         lines.append(f"{rule:>10}: wins {first:.4f} moving first, {second:.4f} moving second, "
                      f"{average:.4f} on average")
-    return LessonView(tuple(lines), (policy_comparison_chart(labels, chances, title=title),),
-                      values)
+    chart = page_chart(policy_comparison_chart(labels, chances, title=title))
+    return LessonView(tuple(lines), (chart,), values)
 
 
 def turns_alone(solitaire_turns: Callable[[Variant, int], Any], variant: Variant, hold_at: int,
@@ -83,7 +110,7 @@ def turns_alone(solitaire_turns: Callable[[Variant, int], Any], variant: Variant
     deviation and the distribution of the first ``shown`` turn counts."""
     alone = solitaire_turns(variant, hold_at)
     line = f"Holding at {hold_at}: {alone.expected:.3f} turns on average (sd {alone.sd:.3f})"
-    chart = turns_distribution_chart(alone.distribution[:shown], mean=alone.expected)
+    chart = page_chart(turns_distribution_chart(alone.distribution[:shown], mean=alone.expected))
     return LessonView((line,), (chart,), {"expected": alone.expected, "sd": alone.sd})
 
 
@@ -93,7 +120,8 @@ def turns_by_hold_total(solitaire_turns: Callable[[Variant, int], Any], variant:
     total."""
     totals = list(hold_totals)
     runs = [solitaire_turns(variant, n) for n in totals]
-    chart = expected_turns_chart(totals, [r.expected for r in runs], sd=[r.sd for r in runs])
+    chart = page_chart(expected_turns_chart(totals, [r.expected for r in runs],
+                                            sd=[r.sd for r in runs]))
     return LessonView((), (chart,), {"expected": [r.expected for r in runs]})
 
 
@@ -105,7 +133,8 @@ def rules_give_away(threshold_give_away: Callable[[Variant], Any], variant: Vari
     thresholds, chances = away.series()
     lines = tuple(f"best {kind:>9} rule: {rule:<13} wins {chance:.4f}, gives away "
                   f"{0.5 - chance:.4f}" for kind, (rule, chance) in away.best.items())
-    return LessonView(lines, (threshold_rule_chart(thresholds, chances),), {"best": away.best})
+    chart = page_chart(threshold_rule_chart(thresholds, chances))
+    return LessonView(lines, (chart,), {"best": away.best})
 
 
 def give_away_by_target(optimal_solution: Callable[[Variant], Any],
@@ -132,14 +161,93 @@ def solo_model_vs_game(comparison: Any, label: str, *, title: str,
     out = f" ({out_word} {model.p_out:.2%})" if out_word else ""
     line = (f"{label}: model mean {model.mean:.2f}{out}, real game {simulated.mean:.2f} "
             f"± {comparison.stderr:.2f} ({simulated.n} games)")
-    chart = solo_distribution_chart(model.scores, model.probabilities, comparison.sim_scores,
-                                    comparison.sim_probabilities, mean=model.mean,
-                                    sim_mean=simulated.mean, title=title)
+    chart = page_chart(solo_distribution_chart(
+        model.scores, model.probabilities, comparison.sim_scores, comparison.sim_probabilities,
+        mean=model.mean, sim_mean=simulated.mean, title=title))
     return LessonView((line,), (chart,), {"model_mean": model.mean,
                                           "simulated_mean": simulated.mean})
 
 
+# ---------------------------------------------------------------------------------------------
+# explore a position; check yourself
+
+
+class PositionExplorer(widgets.VBox):
+    """Sliders for my score and the opponent's: a gauge of the chance to win at the start of the
+    turn, and the chance to win on rolling and on holding at each turn total.
+
+    ``start[i, j]``, ``roll[k, i, j]`` and ``hold[k, i, j]`` as a whole-game solver gives them;
+    turn totals from ``min_total`` (the smallest total a turn can reach) are charted.  The
+    figures are built with the first position's data and their synced state is refreshed after
+    every change, so a view opened at any time draws the current position.
+    """
+
+    def __init__(self, start: np.ndarray, roll: np.ndarray, hold: np.ndarray, *, target: int,
+                 my_score: int = 0, opp_score: int = 0, min_total: int = 1) -> None:
+        self.start, self.roll, self.hold = start, roll, hold
+        self.target, self.min_total = target, min_total
+        self.mine = widgets.IntSlider(value=my_score, min=0, max=target - 1,
+                                      description="Your score", continuous_update=False)
+        self.theirs = widgets.IntSlider(value=opp_score, min=0, max=target - 1,
+                                        description="Opponent", continuous_update=False)
+        totals, rolls, holds = self._series(my_score, opp_score)
+        self.gauge = page_chart(win_gauge(float(start[my_score, opp_score]),
+                                          title="Chance to win (start of turn)"))
+        self.chart = page_chart(roll_hold_chart(totals, rolls, holds))
+        self.advice = widgets.HTML(self._advice(my_score, opp_score, totals, rolls, holds))
+        self.advice.add_class("pushluck-lesson-advice")
+        self.mine.observe(lambda _: self.refresh(), "value")
+        self.theirs.observe(lambda _: self.refresh(), "value")
+        super().__init__([widgets.HBox([self.mine, self.theirs]), self.advice,
+                          widgets.HBox([self.gauge, self.chart])])
+        self.add_class("pushluck-lesson")
+
+    def _series(self, i: int, j: int) -> tuple[list[int], list[float], list[float]]:
+        top = self.target - i
+        return (list(range(self.min_total, top)),
+                [float(v) for v in self.roll[self.min_total:top, i, j]],
+                [float(v) for v in self.hold[self.min_total:top, i, j]])
+
+    @staticmethod
+    def _advice(i: int, j: int, totals: Sequence[int], rolls: Sequence[float],
+                holds: Sequence[float]) -> str:
+        best_hold = [h >= r for r, h in zip(rolls, holds, strict=True)]
+        if any(best_hold):
+            first = best_hold.index(True)
+            text = f"holding is best from a turn total of <b>{totals[first]}</b>"
+            if not all(best_hold[first:]):
+                again = totals[first + best_hold[first:].index(False)]
+                text += f" (but from {again} on, rolling for the goal is better again)"
+        else:
+            text = "roll until you can hold at the goal"
+        return f"<p>With {i} against {j}: {text}.</p>"
+
+    def refresh(self) -> None:
+        i, j = self.mine.value, self.theirs.value
+        totals, rolls, holds = self._series(i, j)
+        update_win_gauge(self.gauge, float(self.start[i, j]))
+        with self.chart.batch_update():
+            self.chart.data[0].x = self.chart.data[1].x = totals
+            self.chart.data[0].y, self.chart.data[1].y = rolls, holds
+        sync_widget_state(self.gauge, self.chart)
+        self.advice.value = self._advice(i, j, totals, rolls, holds)
+
+
+def percent_text(value: float) -> str:
+    """A chance as a percentage with two decimals: ``53.06%``."""
+    return f"{100 * float(value):.2f}%"
+
+
+def chance_question(question: str, chance: float, explanation: str = "") -> CheckAnswer:
+    """A typed check-yourself question whose answer is a chance (``0.53``, ``53%``, ``53.1%``:
+    right when it agrees to the digits typed); Show answer gives it as a percentage and the
+    ``explanation`` (HTML)."""
+    return CheckAnswer(question, chance, placeholder="e.g. 0.53 or 53%",
+                       answer_text=percent_text, explanation=explanation)
+
+
 __all__ = [
-    "LessonView", "both_seats", "give_away_by_target", "rules_against_optimal",
-    "rules_give_away", "solo_model_vs_game", "turns_alone", "turns_by_hold_total",
+    "LessonView", "PositionExplorer", "both_seats", "chance_question", "give_away_by_target",
+    "page_chart", "percent_text", "rules_against_optimal", "rules_give_away", "solo_model_vs_game",
+    "turns_alone", "turns_by_hold_total",
 ]
