@@ -133,3 +133,31 @@ def test_import_error_handler_explains_and_covers_later_cells(capsys):
 
 def test_let_the_page_in_is_a_no_op_outside_pyodide():
     assert let_the_page_in() is False
+
+
+def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
+    """Pyodide has no threads: the sweep runs on the event loop once the click has returned,
+    and gives the same points as with a worker thread."""
+    from pushluck_teach.ui import variant_lab
+
+    def sweep(threads: bool) -> list:
+        monkeypatch.setattr(variant_lab, "threads_available", lambda: threads)
+        panel = variant_lab.SweepPanel("pig")
+        panel.option.value = "target"
+        panel.start.value, panel.stop_at.value, panel.step.value = 20, 40, 10
+
+        async def click() -> bool:
+            panel.run()
+            started_later = panel.result is None
+            while panel.running:
+                await asyncio.sleep(0.01)
+            return started_later
+
+        if threads:
+            panel.run(wait=True)
+        else:
+            assert asyncio.run(click())
+        assert panel.result is not None and not panel.result.stopped
+        return [(p.value, p.turn_value, p.error) for p in panel.result.points]
+
+    assert sweep(False) == sweep(True)
