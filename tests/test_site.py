@@ -157,15 +157,21 @@ def test_site_card_table_odds_match_cli(site_url, browser, stem):
 
 
 def test_site_variant_lab_solves_a_sweep(site_url, browser):
-    """The variant lab in the browser kernel, which has no threads: the sweep tab's Run solves
-    its default range to the end, the progress bar following."""
+    """The variant lab in the browser kernel, which has no threads: a sweep of the bank minimum
+    over 10, 15, 20 runs to the end."""
     stem = "Variant_Lab"
     assert (NOTEBOOKS / f"{stem}.ipynb").exists(), "notebooks/Variant_Lab.ipynb is missing"
     page, watch = open_site_page(browser, site_url, stem, ".lm-TabBar-tab")
     page.locator(".lm-TabBar-tab", has_text="Sweep").first.click()
-    page.get_by_role("button", name="Run", exact=True).click(timeout=PAGE_TIMEOUT_MS)
-    page.wait_for_function("() => /Done: \\d+ points/.test(document.body.innerText)",
-                           timeout=PAGE_TIMEOUT_MS)
+    sweep = page.locator(".widget-vbox:visible", has_text="win chance too").last
+    sweep.locator("select:visible").nth(1).select_option(label="bank_minimum")
+    for index, value in enumerate(("10", "20", "5")):  # from, to, step
+        box = sweep.locator("input[type=number]:visible").nth(index)
+        box.fill(value)
+        box.press("Enter")
+    sweep.get_by_role("button", name="Run", exact=True).click(timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_function("() => /Done: 3 points/.test(document.body.innerText)",
+                           timeout=120_000)
     assert_clean(page, watch, f"site_{stem}")
     page.close()
 
