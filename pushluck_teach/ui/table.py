@@ -475,6 +475,8 @@ class GameTable(widgets.VBox):
             return action_win_chances_task(engine)
         except (RulesError, CardError, ValueError):
             return None
+        except ImportError:  # the static site's in-browser Python has no NumPy: aim for points
+            return None
 
     def _objective_flags(self, engine: Engine, flags: dict[str, str]) -> dict[str, str]:
         """The command's flags for the win objective: the two scores added."""
