@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from pushluck_teach.games import all_games, get_game
+from pushluck_teach.games import get_game, turn_games
 from pushluck_teach.sim.bots import make_bot
 from pushluck_teach.ui import GameTable
 
@@ -33,13 +33,17 @@ def _summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120) -> dict[str, Any]:
-    """Play one game through its table and time every click."""
+def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120,
+               options: dict[str, Any] | None = None, players: int | None = None
+               ) -> dict[str, Any]:
+    """Play one game through its table and time every click (``options``: rule options;
+    ``players``: seats, default two where the game allows it)."""
     spec = get_game(name)
-    players = max(2, spec.min_players) if spec.max_players >= 2 else 1
+    if players is None:
+        players = max(2, spec.min_players) if spec.max_players >= 2 else 1
     seats = ("human",) + ("optimal",) * (players - 1)
     started = time.perf_counter()
-    table = GameTable(name, seats=seats, seed=seed)
+    table = GameTable(name, seats=seats, seed=seed, options=options)
     table.panel.wait(timeout=600)
     build_ms = 1000 * (time.perf_counter() - started)
     chooser = make_bot("optimal")
@@ -79,7 +83,7 @@ def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120) -> dict[str, 
 def bench(games: list[str] | None = None, *, seed: int = 7, max_clicks: int = 120,
           report: bool = False) -> dict[str, Any]:
     """Timings for every game (or the named ones), keyed by game name."""
-    names = games or [spec.name for spec in all_games()]
+    names = games or [spec.name for spec in turn_games()]
     results = {}
     for name in names:
         results[name] = row = bench_game(name, seed=seed, max_clicks=max_clicks)

@@ -4,6 +4,8 @@ solver), and the one policy vocabulary."""
 from __future__ import annotations
 
 import inspect
+import random
+from collections import Counter
 
 import pytest
 
@@ -91,3 +93,24 @@ def test_a_table_seat_reads_the_same_words() -> None:
     assert make_bot("cautious").name == "cautious"
     with pytest.raises(RulesError, match="needs a whole-game solution"):
         make_bot("win-optimal")
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=[s.name for s in GAMES])
+def test_every_card_is_somewhere_all_game_long(spec) -> None:
+    """``Engine.card_locations`` partitions the deck at every step of random games, whatever
+    the preset (relics, cursed idols, long haul, later rounds...)."""
+    for preset_name, variant in sorted(spec.presets.items()):
+        players = 1 if getattr(variant, "solo", False) else min(3, spec.max_players)
+        for seed in range(3):
+            engine = spec.new_engine(variant, players=players, seed=seed)
+            rng = random.Random(seed)
+            if spec.deck is None:
+                assert engine.card_locations() is None
+                break
+            deck = Counter(spec.deck(variant))
+            for _step in range(300):
+                held = Counter(c for cards in engine.card_locations().values() for c in cards)
+                assert held == deck, (preset_name, seed, engine.log[-3:])
+                if engine.is_over:
+                    break
+                engine.act(rng.choice(engine.legal_actions()))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pushluck_teach.games import all_games, get_game
+from pushluck_teach.games import get_game, turn_games
 from pushluck_teach.games.base import Engine, GameSpec, Variant
 from pushluck_teach.sim import OptimalTurnBot
 from pushluck_teach.sim.run import SimulationResult
@@ -29,7 +29,7 @@ Setup = Callable[[Engine], None]
 
 def option_variants() -> list[tuple[GameSpec, str, Variant]]:
     out = []
-    for spec in all_games():
+    for spec in turn_games():
         for name, variant in sorted(spec.presets.items()):
             out.append((spec, name, variant))
         default = spec.variant_cls()
@@ -96,6 +96,8 @@ def test_double_or_nothing_from_the_declare_window_matches_the_engine(score: int
 class _MismatchedEngine:
     """An engine whose turn model recommends an action the engine does not allow."""
 
+    game = "pig"
+
     def __init__(self) -> None:
         spec = get_game("pig")
         self._engine = spec.new_engine(players=1, seed=0)
@@ -107,9 +109,46 @@ class _MismatchedEngine:
     def legal_actions(self) -> tuple[str, ...]:
         return ("pass",)  # neither of the model's actions
 
+    def decision_in_turn_model(self) -> bool:
+        return True  # the decision is a turn decision: the model covers it
 
-@pytest.mark.xfail(strict=True, reason="phase B (issue 8): OptimalTurnBot still falls back "
-                   "quietly when the model's action is illegal; the sim/ change makes it raise")
+
 def test_optimal_bot_fails_loudly_on_a_model_engine_disagreement() -> None:
     with pytest.raises(Exception, match="not legal|disagree"):
         OptimalTurnBot().choose(_MismatchedEngine())  # type: ignore[arg-type]
+
+
+def _hits(count: int) -> Setup:
+    def setup(engine: Engine) -> None:
+        engine.hits[0] = count  # hits completed in earlier jobs (test set-up)
+
+    return setup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hits", [3, 4])
+def test_one_last_job_with_earlier_hits_matches_the_engine(hits: int) -> None:
+    spec = get_game("hit-list")
+    variant = spec.variant_cls(one_last_job=True, silent_assassin=True)
+    exact, sim = exact_and_simulated(spec, variant, seed=hits, setup=_hits(hits))
+    assert sim.within(exact, sigmas=4), (hits, exact, sim.mean, sim.stderr)
+
+
+def _relic(code: str) -> Setup:
+    def setup(engine: Engine) -> None:
+        from pushluck_teach.cards import parse_card
+
+        engine.relics[0] = parse_card(code)  # kept in an earlier turn (test set-up)
+        engine.log.clear()
+        engine._begin_turn()  # the turn starts again with the relic out of the deck
+
+    return setup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("relic", ["Ks", "As"])
+def test_captain_seven_turn_with_a_relic_held_matches_the_engine(relic: str) -> None:
+    spec = get_game("captain-seven")
+    variant = spec.variant_cls(relics=True)
+    exact, sim = exact_and_simulated(spec, variant, seed=7, setup=_relic(relic))
+    assert sim.within(exact, sigmas=4), (relic, exact, sim.mean, sim.stderr)

@@ -30,6 +30,7 @@ from test_browser import (
     assert_clean,
     check_against_cli,
     cli_odds,
+    draw_stop_page,
     free_port,
     launch_chromium,
     wait_for_chart_change,
@@ -40,8 +41,7 @@ NOTEBOOKS = ROOT / "notebooks"
 #: Play pages of card-table games (no draw/stop panel: an odds panel with the CLI's lines)
 CARD_TABLE_PAGES = [stem for stem in ("Play_Lost_Cities",)
                     if (NOTEBOOKS / f"{stem}.ipynb").exists()]
-PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb")
-                    if p.stem not in CARD_TABLE_PAGES)
+PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb") if draw_stop_page(p))
 #: Pyodide starts, installs ~20 wheels and imports the package: minutes on a loaded machine
 PAGE_TIMEOUT_MS = 300_000
 

@@ -41,6 +41,7 @@ from pushluck_teach.games.base import (
     registered,
     turn_games,
 )
+from pushluck_teach.sim.bots import ModelEngineMismatch, OptimalTurnBot
 from pushluck_teach.ui import GameTable
 
 NAME = "kings-pair"
@@ -265,7 +266,9 @@ def test_a_game_adds_its_own_commands_and_odds_report(kings_pair: GameSpec) -> N
     assert code == 0 and json.loads(out) == {"cards": ["2h", "Kh", "4h"], "points": 15}
     code, _, err = run_cli("score", "pig", "3 5")
     assert code == 2
-    assert err.strip() == f"pushluck: error: score does not apply to pig (games: {NAME})"
+    scorers = ", ".join(s.name for s in all_games() if any(c.name == "score" for c in s.commands))
+    assert NAME in scorers
+    assert err.strip() == f"pushluck: error: score does not apply to pig (games: {scorers})"
     # A game whose analysis is its own report instead of the draw/stop turn solver.
     own = dataclasses.replace(SPEC, name="kings-pair-hand", commands=(),
                               odds=lambda variant, flags: score_hand(
@@ -321,6 +324,29 @@ def test_a_game_without_a_turn_model_says_so() -> None:
         engine = own.new_engine(players=2, seed=1)
         with pytest.raises(PositionError, match="kings-pair has no draw/stop turn"):
             engine.turn_position()
+
+
+def with_cards(engine: KingsPairEngine, drawn: str, pile: str) -> KingsPairEngine:
+    engine.drawn = list(parse_cards(drawn))
+    engine.pile = list(parse_cards(pile))
+    return engine
+
+
+def test_a_bot_never_hides_a_model_engine_disagreement() -> None:
+    class NoStopEngine(KingsPairEngine):
+        """A buggy engine: it never lets a player stop."""
+
+        def legal_actions(self) -> tuple[str, ...]:
+            return () if self.is_over else (DRAW,)
+
+    # After 3h 4h Kh, stopping banks 12 and drawing gets (14 + 0) / 2 = 7: the model stops.
+    sound = with_cards(KingsPairEngine(KingsPairVariant(), 2, 3), "3h 4h Kh", "2h Ks")
+    assert OptimalTurnBot().choose(sound) == STOP
+    buggy = with_cards(NoStopEngine(KingsPairVariant(), 2, 3), "3h 4h Kh", "2h Ks")
+    with pytest.raises(ModelEngineMismatch,
+                       match=r"kings-pair: the turn model and the engine disagree: the model "
+                             r"chooses 'stop' .* \(legal: draw\)"):
+        OptimalTurnBot().choose(buggy)
 
 
 def test_the_table_plays_the_new_game(kings_pair: GameSpec) -> None:

@@ -252,6 +252,16 @@ def parse_whole_number(text: str, what: str, error: type[RulesError] = RulesErro
     return int(text)
 
 
+def whole_number(text: str) -> int:
+    """A whole-number flag's type (``Flag(..., whole_number)``, ``argparse`` ``type=``): the one
+    reader :func:`parse_whole_number`; a refusal is a :class:`RulesError` (a ``ValueError``,
+    which ``argparse`` reports as "invalid whole number value: '²'")."""
+    return parse_whole_number(text, "number")
+
+
+whole_number.__name__ = "whole number"  # argparse names the type in its one-line error
+
+
 def coerce_option(key: str, text: str, hint: Any) -> Any:
     """Convert an option's string value to ``hint`` (bool, int, str, tuple[str, ...], unions)."""
     origin = typing.get_origin(hint)
@@ -347,6 +357,17 @@ class TurnModel(ABC, Generic[State]):
         their state budget (issue 9), instead of starting a wait of minutes."""
         return None
 
+    def shared_table_key(self) -> str | None:
+        """A name for this turn's state space when its float solution can be shipped as a
+        table (``solve.turn_tables``): models with the same key have the same states and
+        values.  Include the model's version; change it whenever the states or values could
+        change.  ``None`` (the default): no table."""
+        return None
+
+    def table_model(self) -> TurnModel[State]:
+        """The model whose start is the shipped table's start (the turn's own start)."""
+        return self
+
     def assumed(self) -> dict[str, Any]:
         """What the position factory assumed because the caller left it out, as position flag
         name → value (Incan Gold: ``{"round": 1}`` when no round was given), so a report can say
@@ -378,13 +399,24 @@ class TurnRecord:
 
 
 @dataclass(frozen=True)
+class CardFace:
+    """How a table draws one card of any game: its code, the text a screen reader says
+    (``"red 4"``), and its suit as a palette index and a name."""
+
+    code: str
+    label: str
+    suit: int
+    suit_name: str
+
+
+@dataclass(frozen=True)
 class CardZone:
     """One place cards lie on a card-play table: a hand, an expedition, a discard pile, the deck.
 
     ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
-    (any game's notation; a pile's top last); a ``hidden`` zone lists no cards but still
-    ``count``s them.  ``key`` is stable (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the
-    zone's colour or suit code, if it has one.
+    (any game's notation; a pile's top last) and ``faces`` the same cards to draw (when the game
+    gives them); a ``hidden`` zone lists no cards but still ``count``s them.  ``key`` is stable
+    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any.
     """
 
     key: str
@@ -394,6 +426,7 @@ class CardZone:
     count: int
     hidden: bool = False
     colour: str | None = None
+    faces: tuple[CardFace, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -490,6 +523,18 @@ class Engine(ABC):
         cards = self.view().turn_cards
         return {"drawn": " ".join(card.code for card in cards)} if cards else {}
 
+    def card_locations(self) -> Mapping[str, Sequence[Card]] | None:
+        """Where every card of the game's deck is now (draw pile, this turn, discards, allies,
+        relics...), each card in exactly one place, so that together they are the deck
+        (``GameSpec.deck``); ``None`` for a game without a deck of cards."""
+        return None
+
+    def decision_in_turn_model(self) -> bool:
+        """Whether the decision now is one the turn model of :meth:`turn_position` covers (it is
+        not, say, when another player may play a king relic on this turn).  A bot following the
+        model must find its action legal in every covered decision."""
+        return True
+
     def others_in_turn(self) -> tuple[int, ...]:
         """The other players whose choices change the result of this turn (Incan Gold's
         explorers still inside); a table describes their behaviour to the position (its
@@ -505,6 +550,13 @@ class Engine(ABC):
     def action_label(self, action: str) -> str:
         """The button text of an action (``draw`` → "Draw", ``stop`` → "Bank"...)."""
         return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
+
+    def _check_legal(self, action: str) -> None:
+        """Refuse an action the rules do not allow now, naming the legal ones."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})")
 
     def _say(self, line: str, out: list[str]) -> None:
         self.log.append(line)
@@ -554,7 +606,7 @@ REMOVED = Flag("removed", "cards out of the draw pile for other reasons")
 #: A dice game's ``drawn``.
 ROLLS = Flag("drawn", "this turn's rolls, in order")
 #: Aces held as allies from earlier turns (Lands Uncharted, built games with allies).
-ALLIES = Flag("allies", "allies held from earlier turns", int)
+ALLIES = Flag("allies", "allies held from earlier turns", whole_number)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ from pushluck_teach.games.base import (
     Variant,
     option,
     register,
+    whole_number,
 )
 
 try:  # gmpy2's rationals are much faster than fractions.Fraction
@@ -482,6 +483,17 @@ class CaptainSevenTurnModel(TurnModel[int]):
         return (pool <= (catchers - 1) * (total - 10)
                 and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
 
+    def shared_table_key(self) -> str | None:
+        """Without a relic every turn starts from the full deck, so all such turns share one
+        state space (the target and secret stashes do not change a turn): its float solution
+        ships with the package (``solve.turn_tables``).  Bump the version with the encoding."""
+        if self.relic is None and not any(self.out):
+            return "no-relic-full-deck-v1"
+        return None
+
+    def table_model(self) -> CaptainSevenTurnModel:
+        return CaptainSevenTurnModel()
+
     def estimated_states(self, state: int) -> int | None:
         """About how many states a solve from ``state`` visits (for a refusal up front).
 
@@ -714,6 +726,7 @@ class CaptainSevenEngine(Engine):
         self.started = False
         self.last: tuple[int, bool] | None = None  # (value, was the first card)
         self.pending: Card | None = None
+        self.caught_by: Card | None = None  # the card that caught this turn, once it has
         self.phase = "play"
         self._king_queue: list[int] = []
         self._actor = self._player
@@ -767,11 +780,7 @@ class CaptainSevenEngine(Engine):
         }.get(action, action)
 
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         me = f"Player {self._player + 1}"
         if action == DRAW:
@@ -855,6 +864,7 @@ class CaptainSevenEngine(Engine):
                 self.last = None
                 self.phase = "pending"
                 return
+            self.caught_by = card
             self._caught(self.total + value, out)
             return
         self.hand.append(card)
@@ -1008,6 +1018,23 @@ class CaptainSevenEngine(Engine):
     def scores_hidden(self) -> bool:
         return bool(self.variant.secret_stash)
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The deck this turn: the draw pile, this turn's cards, a card awaiting a relic choice,
+        the cards a jack discarded, the card that caught the turn (seen once the game ends on
+        it) and the relics held at the turn start (out all turn)."""
+        return {
+            "draw pile": tuple(self.pile),
+            "this turn": tuple(self.hand),
+            "pending": (self.pending,) if self.pending is not None else (),
+            "discarded": tuple(self.discarded),
+            "caught the turn": (self.caught_by,) if self.caught_by is not None else (),
+            "relics held at the turn start": tuple(self.relics_at_start),
+        }
+
+    def decision_in_turn_model(self) -> bool:
+        """The king window (another player may play a king relic) is outside the turn model."""
+        return self.phase != "king"
+
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
         """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn
         (the model does not cover king play)."""
@@ -1032,8 +1059,10 @@ SPEC = register(GameSpec(
     position=captain_seven_position,
     deck=lambda variant: _ALL_CARDS,
     position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics"),
-                    Flag("score", "your stash (for --objective win)", int),
-                    Flag("opponent", "the other player's stash (for --objective win)", int)),
+                    Flag("doubled", "the card your queen relic doubled this turn, with relics"),
+                    Flag("score", "your stash (for --objective win)", whole_number),
+                    Flag("opponent", "the other player's stash (for --objective win)",
+                         whole_number)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
     min_players=1,

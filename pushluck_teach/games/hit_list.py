@@ -104,6 +104,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "hit-list"
@@ -593,11 +594,7 @@ class HitListEngine(Engine):
 
     # ---- actions --------------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         if action == DRAW:
             self._draw(out)
@@ -845,6 +842,19 @@ class HitListEngine(Engine):
             flags["hits"] = str(self.hits[self._player])
         return flags
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The deck, the job in progress (or the one the deck cut short), the hit piles, the
+        stolen hits and the botched jobs."""
+        hits = tuple(card for player in range(self.players)
+                     for pile in self.piles[player] for card, _ in pile)
+        stolen = tuple(card for player in range(self.players)
+                       for card, _ in self.stolen[player])
+        botched = tuple(card for player in range(self.players)
+                        for job in self.botched[player] for card in job)
+        return {"deck": tuple(self._deck), "job": self.job_cards,
+                "job cut short": tuple(self.unfinished_job), "hits": hits, "stolen": stolen,
+                "botched": botched}
+
     def turn_position(self) -> tuple[HitListTurnModel, HitState]:
         model = HitListTurnModel(self.variant, self._job_deck, self.hits[self._player])
         cards: list[tuple[int, int | None]] = [
@@ -878,7 +888,7 @@ SPEC = register(GameSpec(
         DRAWN, REMOVED,
         Flag("ace_values", "value chosen for each ace drawn (11,1; ? for the last ace while its "
              "value is still to be chosen)"),
-        Flag("hits", "hits completed before this job (for one_last_job)", int),
+        Flag("hits", "hits completed before this job (for one_last_job)", whole_number),
     ),
     example={"drawn": "9h 6c"},
     min_players=1,

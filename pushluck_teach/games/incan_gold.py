@@ -97,6 +97,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "incan-gold"
@@ -970,10 +971,7 @@ class IncanGoldEngine(Engine):
 
     # ---- actions ----------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(self.legal_actions()) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         if self.phase == "enter":
             self._say(f"The explorers enter the temple (round {self.round_no}).", out)
@@ -1081,6 +1079,20 @@ class IncanGoldEngine(Engine):
             flags["artifacts"] = str(sum(card_value(c) for c in self.path_artifacts))
         return flags
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The round's deck, the path (cards flipped this round; artifacts still lying there),
+        the artifacts taken, the cards out of the game (sprung traps, artifacts lost with a
+        round) and the artifacts of rounds to come."""
+        taken = tuple(card for cards in self.artifacts_taken for card in cards)
+        on_path = tuple(self.path_artifacts)
+        path = tuple(c for c in self.flipped
+                     if classify(c)[0] != "artifact" and c not in self.removed) + on_path
+        out = tuple(c for c in self.removed
+                    if classify(c)[0] != "artifact" or (c not in taken and c not in on_path))
+        to_come = tuple(artifact_card(i) for i in range(self.round_no, ROUNDS_MAX))
+        return {"deck": tuple(self.deck), "path": path, "taken": taken,
+                "out of the game": out, "artifacts to come": to_come}
+
     def others_in_turn(self) -> tuple[int, ...]:
         """The other explorers still inside this round (their choices share the decider's
         gems)."""
@@ -1147,12 +1159,12 @@ SPEC = register(GameSpec(
     deck=lambda variant: full_deck(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("round", "the round, 1-5", int),
+        Flag("round", "the round, 1-5", whole_number),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
         Flag("carried", "gems you carry this round (with --path, --artifacts: the round as it "
-             "is)", int),
-        Flag("path", "gems left on the path this round", int),
-        Flag("artifacts", "value of the artifacts on the path", int),
+             "is)", whole_number),
+        Flag("path", "gems left on the path this round", whole_number),
+        Flag("artifacts", "value of the artifacts on the path", whole_number),
     ),
     example={"drawn": "5s Kh", "round": "2"},
     min_players=1,

@@ -108,6 +108,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "lands-uncharted"
@@ -729,11 +730,7 @@ class LandsUnchartedEngine(Engine):
 
     # ---- actions ---------------------------------------------------------------------------
     def act(self, action: str) -> list[str]:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})"
-            )
+        self._check_legal(action)
         out: list[str] = []
         who = f"Player {self._player + 1}"
         if action == DECLARE:
@@ -956,6 +953,15 @@ class LandsUnchartedEngine(Engine):
             flags["score"] = str(self._scores[self._player])
         return flags
 
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The draw pile, the discard pile, every player's allies and this turn's haul."""
+        return {
+            "draw pile": tuple(self.draw_pile),
+            "discard pile": tuple(self.discard_pile),
+            "allies": tuple(card for area in self.allies for card in area),
+            "haul": tuple(self.haul),
+        }
+
     def turn_position(self) -> tuple[LandsUnchartedTurnModel, LUState]:
         if self._over:
             raise RulesError("the game is over: there is no turn to analyse")
@@ -985,7 +991,7 @@ SPEC = register(GameSpec(
     position_flags=(
         DRAWN, REMOVED,
         ALLIES,
-        Flag("score", "the score on a declared double-or-nothing turn", int),
+        Flag("score", "the score on a declared double-or-nothing turn", whole_number),
     ),
     example={"drawn": "5h 9s"},
     min_players=1,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from pushluck_teach.games.base import DRAW, STOP, Bot, Engine, GameSpec, RulesError
+from pushluck_teach.games.base import DRAW, STOP, Bot, Engine, GameSpec, RulesError, TurnModel
 from pushluck_teach.games.policies import (
     PRESET_THRESHOLDS,
     THRESHOLD,
@@ -15,9 +16,31 @@ from pushluck_teach.games.policies import (
 from pushluck_teach.solve.turn import cached_solver
 
 
-def _fallback(engine: Engine) -> str:
+class ModelEngineMismatch(RuntimeError):
+    """A turn model's action that its engine does not allow in a decision the model covers: a
+    bug in the game module, never hidden by a bot."""
+
+
+def _outside_model(engine: Engine) -> str:
+    """A decision the turn model does not cover (a king window): stop if allowed, else the
+    engine's first legal action."""
     legal = engine.legal_actions()
     return STOP if STOP in legal else legal[0]
+
+
+def checked(engine: Engine, model: TurnModel[Any], state: Any, action: str) -> str:
+    """``action`` if the engine allows it; outside the model, the documented choice of
+    :func:`_outside_model`; otherwise :class:`ModelEngineMismatch` naming game, state and
+    action."""
+    legal = engine.legal_actions()
+    if action in legal:
+        return action
+    if not engine.decision_in_turn_model():
+        return _outside_model(engine)
+    raise ModelEngineMismatch(
+        f"{engine.game}: the turn model and the engine disagree: the model chooses {action!r} "
+        f"at {model.describe(state)}, which is not legal in the engine "
+        f"(legal: {', '.join(legal) or 'none'})")
 
 
 @dataclass
@@ -28,8 +51,7 @@ class OptimalTurnBot:
 
     def choose(self, engine: Engine) -> str:
         model, state = engine.turn_position()
-        action = cached_solver(model).best_action(state)
-        return action if action in engine.legal_actions() else _fallback(engine)
+        return checked(engine, model, state, cached_solver(model).best_action(state))
 
 
 @dataclass
@@ -50,8 +72,7 @@ class ThresholdBot:
             return STOP
         if DRAW in legal:
             return DRAW
-        action = cached_solver(model).best_action(state)
-        return action if action in legal else _fallback(engine)
+        return checked(engine, model, state, cached_solver(model).best_action(state))
 
 
 BOT_HELP = "bots: turn-optimal (or optimal), threshold:T, cautious, greedy"
@@ -79,4 +100,7 @@ def make_bot(spec: str, game: GameSpec | None = None) -> Bot:
                      f"({BOT_HELP})")
 
 
-__all__ = ["BOT_HELP", "Bot", "OptimalTurnBot", "ThresholdBot", "make_bot"]
+__all__ = [
+    "BOT_HELP", "Bot", "ModelEngineMismatch", "OptimalTurnBot", "ThresholdBot", "checked",
+    "make_bot",
+]

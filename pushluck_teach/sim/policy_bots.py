@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pushluck_teach.games.base import DRAW, STOP, Engine
+from pushluck_teach.sim.bots import checked
 from pushluck_teach.solve.turn import cached_solver
 from pushluck_teach.solve.whole_game.captain_seven import (
     MAX_TOTAL,
@@ -72,7 +73,7 @@ class CaptainSevenPolicyBot(_StopOrDrawBot):
         policy = self.policy
         if policy.kind == "optimal-turn":
             model, state = engine.turn_position()
-            return cached_solver(model).best_action(state)
+            return checked(engine, model, state, cached_solver(model).best_action(state))
         if policy.kind == "optimal":
             t = optimal_solution(variant).threshold(a, b)
         elif final and policy.kind == "chase":
