@@ -53,7 +53,7 @@ if sys.platform == "emscripten":
     await piplite.install(["ipywidgets", "plotly", "anywidget"])
     await piplite.install("pushluck_teach", deps=False)
 
-    from pushluck_teach.ui.pyodide_site import explain_import_errors
+    from pushluck_teach.pyodide_site import explain_import_errors
 
     explain_import_errors(get_ipython())
 """

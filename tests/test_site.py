@@ -38,6 +38,9 @@ from test_browser import (
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
+#: Play pages of card-table games (no draw/stop panel: an odds panel with the CLI's lines)
+CARD_TABLE_PAGES = [stem for stem in ("Play_Lost_Cities",)
+                    if (NOTEBOOKS / f"{stem}.ipynb").exists()]
 PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb") if draw_stop_page(p))
 #: Pyodide starts, installs ~20 wheels and imports the package: minutes on a loaded machine
 PAGE_TIMEOUT_MS = 300_000
@@ -133,6 +136,44 @@ def test_site_play_page_matches_cli(site_url, browser, stem):
                 break
     assert checked >= 1, f"{stem}: no position with drawn cards was reached in 8 clicks"
     assert charts_changed, f"{stem}: no chart changed in the browser after the clicks"
+    assert_clean(page, watch, f"site_{stem}")
+    page.close()
+
+
+@pytest.mark.parametrize("stem", CARD_TABLE_PAGES)
+def test_site_card_table_odds_match_cli(site_url, browser, stem):
+    """Lost Cities: the odds panel's lines are what ``pushluck odds lost-cities ...`` prints
+    for the command the page shows, before and after playing a card and drawing."""
+    from test_browser_lost_cities import cli_lines, wait_for_panel  # the Voilà test's readers
+
+    page, watch = open_site_page(browser, site_url, stem, ".pushluck-cardtable")
+    _, numbers, command = wait_for_panel(page)
+    assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
+    page.locator("button[class*='pushluck-action-discard-']").first.click()
+    page.locator("button.pushluck-action-draw-deck").click(timeout=PAGE_TIMEOUT_MS)
+    _, numbers, command = wait_for_panel(page, previous_command=command)
+    assert "--deck-left 42" in command, command  # our draw and the bot's
+    assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
+    assert_clean(page, watch, f"site_{stem}")
+    page.close()
+
+
+def test_site_variant_lab_solves_a_sweep(site_url, browser):
+    """The variant lab in the browser kernel, which has no threads: a sweep of the bank minimum
+    over 10, 15, 20 runs to the end."""
+    stem = "Variant_Lab"
+    assert (NOTEBOOKS / f"{stem}.ipynb").exists(), "notebooks/Variant_Lab.ipynb is missing"
+    page, watch = open_site_page(browser, site_url, stem, ".lm-TabBar-tab")
+    page.locator(".lm-TabBar-tab", has_text="Sweep").first.click()
+    sweep = page.locator(".widget-vbox:visible", has_text="win chance too").last
+    sweep.locator("select:visible").nth(1).select_option(label="bank_minimum")
+    for index, value in enumerate(("10", "20", "5")):  # from, to, step
+        box = sweep.locator("input[type=number]:visible").nth(index)
+        box.fill(value)
+        box.press("Enter")
+    sweep.get_by_role("button", name="Run", exact=True).click(timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_function("() => /Done: 3 points/.test(document.body.innerText)",
+                           timeout=120_000)
     assert_clean(page, watch, f"site_{stem}")
     page.close()
 

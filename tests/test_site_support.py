@@ -1,8 +1,9 @@
 """What the static site relies on, checked in ordinary Python (fast; no browser).
 
-* With NumPy, SciPy and gmpy2 made unimportable (as in the site's Pyodide), every Play page's
-  table, the lessons that need none of them, and ``pushluck odds`` still work, and the exact
-  numbers equal those computed with the packages present.
+* With NumPy, SciPy, gmpy2 and jsonschema made unimportable (as in the site's Pyodide), every
+  Play page's table, the lessons that need none of them, and ``pushluck odds`` still work, the
+  exact numbers equal those computed with the packages present, and every notebook runs whole
+  or (only the documented ones) stops at an ImportError.
 * Where threads are missing, background work runs on the event loop after the click returns.
 """
 
@@ -17,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from pushluck_teach.ui.background import EventLoopExecutor
-from pushluck_teach.ui.pyodide_site import missing_message
+from pushluck_teach.pyodide_site import missing_message
+from pushluck_teach.ui.background import EventLoopExecutor, let_the_page_in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +27,7 @@ BLOCK = textwrap.dedent("""
     import importlib.abc, sys
     class Block(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
-            if name.split(".")[0] in ("numpy", "scipy", "gmpy2"):
+            if name.split(".")[0] in ("numpy", "scipy", "gmpy2", "jsonschema"):
                 raise ModuleNotFoundError(f"No module named {name!r}", name=name)
     sys.meta_path.insert(0, Block())
 """)
@@ -75,7 +76,7 @@ def test_lessons_without_numpy_build_or_explain():
         from pushluck_teach.ui.lessons import NextCardLesson
         lesson = NextCardLesson(game="lands-uncharted", drawn="5h 9s", seed=1)
         print(lesson.question.answer)
-        from pushluck_teach.ui.pyodide_site import missing_message
+        from pushluck_teach.pyodide_site import missing_message
         try:
             import numpy  # noqa: F401
         except ImportError as exc:
@@ -113,7 +114,7 @@ def test_missing_message_names_the_module():
 def test_import_error_handler_explains_and_covers_later_cells(capsys):
     from IPython.core.interactiveshell import InteractiveShell
 
-    from pushluck_teach.ui.pyodide_site import explain_import_errors
+    from pushluck_teach.pyodide_site import explain_import_errors
 
     shell = InteractiveShell.instance()
     try:
@@ -129,3 +130,67 @@ def test_import_error_handler_explains_and_covers_later_cells(capsys):
     finally:
         shell.set_custom_exc((), None)
         InteractiveShell.clear_instance()
+
+
+def test_let_the_page_in_is_a_no_op_outside_pyodide():
+    assert let_the_page_in() is False
+
+
+def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
+    """Pyodide has no threads: the sweep runs on the event loop once the click has returned,
+    and gives the same points as with a worker thread."""
+    from pushluck_teach.ui import variant_lab
+
+    def sweep(threads: bool) -> list:
+        monkeypatch.setattr(variant_lab, "threads_available", lambda: threads)
+        panel = variant_lab.SweepPanel("pig")
+        panel.option.value = "target"
+        panel.start.value, panel.stop_at.value, panel.step.value = 20, 40, 10
+
+        async def click() -> bool:
+            panel.run()
+            started_later = panel.result is None
+            while panel.running:
+                await asyncio.sleep(0.01)
+            return started_later
+
+        if threads:
+            panel.run(wait=True)
+        else:
+            assert asyncio.run(click())
+        assert panel.result is not None and not panel.result.stopped
+        return [(p.value, p.turn_value, p.error) for p in panel.result.points]
+
+    assert sweep(False) == sweep(True)
+
+
+#: pages that need Pyodide's full distribution (README "For a whole class"); all others must
+#: run whole without NumPy/SciPy/gmpy2/jsonschema
+NEED_FULL_DISTRIBUTION = {"Lesson_3_Turn_As_Markov_Chain", "Lesson_6_Winning_The_Game"}
+
+
+@pytest.mark.slow
+def test_every_notebook_runs_or_says_what_it_lacks_without_numeric_packages():
+    """Each notebook's code cells, in order, as the site runs them: a page either runs whole or
+    (only the documented ones) stops at an ImportError that the site turns into one line."""
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    out = run_without_numeric(f"""
+        import json
+        from pathlib import Path
+        for path in {[str(p) for p in notebooks]!r}:
+            cells = [c for c in json.loads(Path(path).read_text())["cells"]
+                     if c["cell_type"] == "code"]
+            scope, missing = {{}}, None
+            for cell in cells:
+                try:
+                    exec("".join(cell["source"]), scope)
+                except ImportError as exc:
+                    missing = missing or (exc.name or str(exc)).split(".")[0]
+                except NameError:
+                    if missing is None:
+                        raise
+            print(json.dumps([Path(path).stem, missing]))
+    """)
+    lacking = dict(json.loads(line) for line in out.strip().splitlines())
+    assert set(lacking) == {p.stem for p in notebooks}
+    assert {stem for stem, missing in lacking.items() if missing} == NEED_FULL_DISTRIBUTION, lacking

@@ -213,7 +213,11 @@ def _error_text(error: Any) -> str:
 def _best_error(data: Any) -> Any:
     """The most specific schema error: within the branch the object means (a ``game`` key: a
     variant; otherwise a built game)."""
-    import jsonschema
+    try:  # imported here: the static site's in-browser Python has no jsonschema (rpds-py)
+        import jsonschema
+    except ImportError:
+        raise RulesError("checking a rule file needs the jsonschema package, which this "
+                         "Python does not have (the static site's in-browser Python)") from None
 
     validator = jsonschema.Draft202012Validator(RULES_SCHEMA)
     if validator.is_valid(data):

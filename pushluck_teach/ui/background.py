@@ -60,6 +60,25 @@ def _loop_for_later() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+def let_the_page_in() -> bool:
+    """In Pyodide, let the event loop run in the middle of a long synchronous computation (so
+    progress reaches the page and a newer click is handled, e.g. to supersede this one); a
+    no-op elsewhere, where the computation runs in a thread.  True when it yielded.
+
+    Uses JSPI stack switching (``pyodide.ffi.run_sync``; Chromium has it: checked in the site
+    with Pyodide 0.29.0, also inside event-loop callbacks).  Call it only where no lock is held:
+    a click handler that waits for a lock held by the suspended computation would wait forever.
+    """
+    if sys.platform != "emscripten":
+        return False
+    from pyodide.ffi import can_run_sync, run_sync  # only exists in Pyodide
+
+    if not can_run_sync():
+        return False
+    run_sync(asyncio.sleep(0))
+    return True
+
+
 def worker_executor(name: str) -> Executor:
     """One worker for a widget's background tasks: a thread where possible."""
     if threads_available():

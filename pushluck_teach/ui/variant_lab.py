@@ -26,6 +26,7 @@ import html
 import threading
 import typing
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -55,7 +56,12 @@ from pushluck_teach.games.rules_format import (
 )
 from pushluck_teach.solve.compare import Summary, summarise
 from pushluck_teach.solve.sweep import SweepPoint, SweepResult, run_sweep
-from pushluck_teach.ui.background import LatestOnly
+from pushluck_teach.ui.background import (
+    EventLoopExecutor,
+    LatestOnly,
+    let_the_page_in,
+    threads_available,
+)
 from pushluck_teach.ui.table import GameTable
 
 CARD_RANKS = (*RANKS, "JK")
@@ -650,6 +656,7 @@ class SweepPanel(widgets.VBox):
         self.result: SweepResult | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._later: Future[None] | None = None  # the sweep where threads are missing (Pyodide)
         self.game = widgets.Dropdown(options=[s.name for s in turn_games()], value=game,
                                      description="Game")
         self.option = widgets.Dropdown(description="Option")
@@ -693,7 +700,8 @@ class SweepPanel(widgets.VBox):
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return ((self._thread is not None and self._thread.is_alive())
+                or (self._later is not None and not self._later.done()))
 
     def run(self, *, wait: bool = False) -> None:
         """Start the sweep in a worker thread (``wait``: return when it is over)."""
@@ -720,6 +728,7 @@ class SweepPanel(widgets.VBox):
         def progress(done: int, total: int, point: SweepPoint) -> None:
             self.progress.value = done
             self.progress.description = f"{done} / {total}"
+            let_the_page_in()  # Pyodide: the progress shows and a Stop click gets in
 
         def work() -> None:
             try:
@@ -732,6 +741,12 @@ class SweepPanel(widgets.VBox):
                 self.run_button.disabled = False
                 self.stop_button.disabled = True
 
+        if not threads_available():  # Pyodide: on the event loop, after this click returns
+            if wait:
+                work()
+            else:
+                self._later = EventLoopExecutor().submit(work)
+            return
         self._thread = threading.Thread(target=work, name="pushluck-sweep", daemon=True)
         self._thread.start()
         if wait:
