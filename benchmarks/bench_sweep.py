@@ -44,7 +44,13 @@ def _bench(name: str, run: object, workers: int, skip_cluster: bool) -> None:
     rows.append((f"process pool ({workers} workers)", time.perf_counter() - started))
     assert _numbers(pooled) == _numbers(serial), "process pool numbers differ"
     if not skip_cluster:
+        import dask
         from distributed import LocalCluster
+
+        # dask's default worker environment (MALLOC_TRIM_THRESHOLD_=65536, OMP_NUM_THREADS=1)
+        # made each whole-game point about 3x slower here; workers keep the usual environment.
+        dask.config.set({"distributed.nanny.pre-spawn-environ": {},
+                         "distributed.nanny.environ": {}})
 
         started = time.perf_counter()
         # no memory limit: a paused worker (the default limit) would look like slowness

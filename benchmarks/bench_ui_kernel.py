@@ -33,13 +33,17 @@ def _summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120) -> dict[str, Any]:
-    """Play one game through its table and time every click."""
+def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120,
+               options: dict[str, Any] | None = None, players: int | None = None
+               ) -> dict[str, Any]:
+    """Play one game through its table and time every click (``options``: rule options;
+    ``players``: seats, default two where the game allows it)."""
     spec = get_game(name)
-    players = max(2, spec.min_players) if spec.max_players >= 2 else 1
+    if players is None:
+        players = max(2, spec.min_players) if spec.max_players >= 2 else 1
     seats = ("human",) + ("optimal",) * (players - 1)
     started = time.perf_counter()
-    table = GameTable(name, seats=seats, seed=seed)
+    table = GameTable(name, seats=seats, seed=seed, options=options)
     table.panel.wait(timeout=600)
     build_ms = 1000 * (time.perf_counter() - started)
     chooser = make_bot("optimal")

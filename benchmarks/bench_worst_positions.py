@@ -20,6 +20,8 @@ memory measured alone (``ru_maxrss``, minus the process's size before the solve)
 every position it can do; the refused positions are skipped for it (the issue measured 164 s
 and 2 GB for Captain Seven's queen after a first 7).
 
+The new solver is timed as the app meets it: Captain Seven without a relic starts from its
+shipped float table (``solve.turn_tables``; exact mode always solves).
 Times are process CPU seconds (the machine is shared: wall time under load measures the
 neighbours); the wall time of the new solver is printed beside them.
 Targets (2-core machine): float <= 1 s, exact <= 10 s, next-draw outcomes <= 100 ms.
@@ -42,8 +44,6 @@ HERE = Path(__file__).resolve().parent
 CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("pig", "start, d6", {}, {}, False),
     ("pig", "start, d20", {"die_sides": 20}, {}, False),
-    ("pig", "start, d40", {"die_sides": 40}, {}, False),
-    ("pig", "start, d200 (refused)", {"die_sides": 200}, {}, True),
     ("captain-seven", "start, no relic", {}, {}, False),
     ("captain-seven", "start, king relic", {"relics": True}, {"relic": "K"}, False),
     ("captain-seven", "start, ace relic", {"relics": True}, {"relic": "A"}, False),
@@ -103,9 +103,9 @@ def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
     else:
         from pushluck_teach.solve.turn import TurnSolver as Solver
     before = _rss_mb()
-    solver = Solver(model, exact=exact)
     result: dict[str, Any] = {}
     start, cpu = time.perf_counter(), time.process_time()
+    solver = Solver(model, exact=exact)  # timed: a shipped table is loaded here
     try:
         if solver_kind == "new":
             outcomes = solver.next_outcomes(state)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -28,12 +29,15 @@ from pushluck_teach.games.base import (
     Variant,
     all_games,
     get_game,
+    whole_number,
 )
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve.turn import TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
 EXIT_BAD_INPUT = 2
+#: 128 + SIGPIPE: what a shell reports for a command whose reader closed the pipe.
+EXIT_BROKEN_PIPE = 141
 
 
 class CliError(Exception):
@@ -145,11 +149,17 @@ def odds_command(args: argparse.Namespace) -> int:
         payload.update({k: None if v is None else float(v) for k, v in exact.items()})
         payload["best_action"] = analysis.best_action
         payload["turn_total"] = float(analysis.turn_total)
+        if model.assumed():
+            payload["assumed"] = model.assumed()
         if args.exact:
             payload.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()})
         print(json.dumps(payload))
         return 0
     print(f"{spec.title}: {model.describe(state)}")
+    for name, value in model.assumed().items():
+        flag = "--" + name.replace("_", "-")
+        print(f"  Assumed {name.replace('_', ' ')} {value} (the earliest the cards allow; "
+              f"give {flag} to choose)")
     labels = {
         "p_bust_next": "P(next draw busts)",
         "ev_stop": "EV if you stop now",
@@ -349,8 +359,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve = sub.add_parser("solve", help="the whole game: chance to win, or turns to the goal")
     solvable = ", ".join(spec.name for spec in specs if spec.whole_game)
     solve.add_argument("game", help=f"a game with a whole-game solver ({solvable})")
-    solve.add_argument("--target", type=int, help="the score to reach (the target option)")
-    solve.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    solve.add_argument("--target", type=whole_number,
+                       help="the score to reach (the target option)")
+    solve.add_argument("--players", type=whole_number, default=2,
+                       help="number of players (default 2)")
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
                        help="one per player, in seat order: win-optimal (or optimal), "
                             "hold:20, threshold:30, keep-pace, turn-optimal, ...")
@@ -403,12 +415,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return int(args.handler(args))
+        status = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return status
     except (CliError, RulesError, CardError) as exc:
         print(f"pushluck: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # pragma: no cover
         return 130
+    except BrokenPipeError:
+        # The reader went away (`pushluck ... | head`): stop quietly, as `cat` does, with the
+        # status a shell reports for SIGPIPE; later flushes go to /dev/null, not to a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -101,3 +101,14 @@ def test_whole_numbers_are_read_from_ascii_digits(text: str, value: int) -> None
 def test_other_digits_are_refused(text: str) -> None:
     with pytest.raises(base.RulesError, match="whole number"):
         base.parse_whole_number(text, "x")
+
+
+def test_a_closed_pipe_is_quiet() -> None:
+    """`pushluck ... | head -c 10`: no traceback, the status of a command cut off by SIGPIPE."""
+    script = (f"{sys.executable} -m pushluck_teach.cli solve pig --target 30 --exact --json "
+              "| head -c 10 >/dev/null; echo status=${PIPESTATUS[0]}")
+    for _ in range(3):
+        proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                              timeout=120)
+        assert proc.stderr == "", proc.stderr
+        assert proc.stdout.strip() in ("status=0", "status=141"), proc.stdout

@@ -286,10 +286,43 @@ def test_engine_gauge_follows_the_table() -> None:
     engine = spec.new_engine(CaptainSevenVariant(), players=2, seed=3)
     assert captain_seven_engine_win_probability(engine) == pytest.approx(
         optimal_solution(CaptainSevenVariant()).start[0, 0])
-    engine.act("draw")
-    value = captain_seven_engine_win_probability(engine)
-    assert value is None or 0.0 <= value <= 1.0
     assert captain_seven_engine_win_probability(spec.new_engine(players=3)) is None
+
+
+@pytest.mark.slow
+def test_mid_turn_gauge_matches_the_real_game_played_on() -> None:
+    """The gauge after two draws against a second method: the real engine, copied at that
+    moment with its undrawn cards reshuffled, played to the end 3,000 times by both players
+    following the optimal threshold table (what the gauge assumes); wins + half the ties
+    must lie within 4 standard errors of the gauge."""
+    import copy
+    import random
+
+    from pushluck_teach.sim import SimulationResult
+    from pushluck_teach.sim.policy_bots import CaptainSevenPolicyBot
+    from pushluck_teach.solve.whole_game.captain_seven import C7Policy
+
+    variant = CaptainSevenVariant(target=75)
+    spec = get_game("captain-seven")
+    engine = spec.new_engine(variant, players=2, seed=3)
+    engine.act("draw")
+    engine.act("draw")
+    assert not engine.is_over and engine.current_player == 0 and engine.view().turn_total > 0
+    gauge = captain_seven_engine_win_probability(engine)
+    assert gauge is not None and 0.0 < gauge < 1.0
+    bot = CaptainSevenPolicyBot(C7Policy.parse("optimal"))
+    rng = random.Random(20261201)
+    outcomes = []
+    for _ in range(3000):
+        game = copy.deepcopy(engine)
+        game.rng = random.Random(rng.getrandbits(64))
+        game.rng.shuffle(game.pile)
+        while not game.is_over:
+            game.act(bot.choose(game))
+        winners = game.winners()
+        outcomes.append(1.0 if winners == (0,) else 0.5 if 0 in winners else 0.0)
+    sim = SimulationResult.of(outcomes)
+    assert sim.within(gauge, sigmas=4), (gauge, sim.mean, sim.stderr)
 
 
 # --------------------------------------------------------------------------------------------

@@ -96,3 +96,22 @@ def test_incan_gold_others_flag_reaches_the_explorers_model(capsys: pytest.Captu
     # The bust odds depend only on the cards; what leaving banks depends on who shares it.
     assert group["p_bust_next_exact"] == solo["p_bust_next_exact"] == "1/13"
     assert group["ev_stop_exact"] != solo["ev_stop_exact"]
+
+
+def test_incan_gold_odds_say_which_round_they_assumed(capsys: pytest.CaptureFixture[str]) -> None:
+    # ♥6 is the artifact of round 2, so round 2 is the earliest these cards allow.
+    code, out, _ = run(capsys, "odds", "incan-gold", "--drawn", "6h", "--json")
+    assert code == 0 and json.loads(out)["assumed"] == {"round": 2}
+    code, out, _ = run(capsys, "odds", "incan-gold", "--drawn", "6h")
+    assert code == 0 and "Assumed round 2" in out and "--round" in out
+    code, out, _ = run(capsys, "odds", "incan-gold", "--drawn", "6h", "--round", "3", "--json")
+    assert code == 0 and "assumed" not in json.loads(out)
+
+
+def test_captain_seven_queen_doubling_is_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    # 5♥ then 3♠ doubled by the spent queen: total 5 + 3 + 3 = 11; the deck lacks 5♥ 3♠ Q♠ (51).
+    # Caught next by a 6 (17), a 7 or a joker: by hand 4 + 4 + 2 = 10 of the 51 cards left.
+    code, out, _ = run(capsys, "odds", "captain-seven", "--option", "relics=true", "--drawn",
+                       "5h 3s", "--removed", "Qs", "--doubled", "3s", "--json", "--exact")
+    data = json.loads(out)
+    assert code == 0 and data["turn_total"] == 11 and data["p_bust_next_exact"] == "10/51"

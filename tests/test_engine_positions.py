@@ -27,8 +27,6 @@ from pushluck_teach.games.base import DRAW, STOP, Engine, GameSpec, Variant
 from pushluck_teach.games.hit_list import HitListEngine, HitListVariant
 from pushluck_teach.games.incan_gold import IncanGoldVariant, incan_gold_position, infer_round
 
-NUMERIC = ("allies", "round", "hits", "score")
-
 
 def variants(spec: GameSpec) -> list[tuple[str, Variant]]:
     """Every preset, and each boolean option switched on alone (if the variant allows it)."""
@@ -50,10 +48,6 @@ def players_for(spec: GameSpec, variant: Variant) -> list[int]:
     if getattr(variant, "solo", False):
         return [1]
     return sorted({spec.min_players, min(spec.max_players, 3)})
-
-
-def kwargs_from_flags(flags: dict[str, str]) -> dict[str, Any]:
-    return {k: (int(v) if k in NUMERIC else v) for k, v in flags.items()}
 
 
 def draw_distribution(model: Any, state: Any, totals: bool = True) -> Counter:
@@ -115,7 +109,7 @@ def test_engine_and_model_agree_at_every_decision(spec: GameSpec, label: str,
                         label, model.describe(state), engine.legal_actions())
                     if DRAW in model.actions(state) and not model.is_forced(state):
                         flags = engine.position_flags()
-                        rebuilt, start = spec.position(variant, **kwargs_from_flags(flags))
+                        rebuilt, start = spec.position_from_flags(variant, flags)
                         # Incan Gold with several explorers: the flags describe a solo explorer
                         # (the totals are the issue-13 model question); the cards drawn, the
                         # outcomes and the bust chances must still agree.

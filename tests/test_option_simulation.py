@@ -116,3 +116,39 @@ class _MismatchedEngine:
 def test_optimal_bot_fails_loudly_on_a_model_engine_disagreement() -> None:
     with pytest.raises(Exception, match="not legal|disagree"):
         OptimalTurnBot().choose(_MismatchedEngine())  # type: ignore[arg-type]
+
+
+def _hits(count: int) -> Setup:
+    def setup(engine: Engine) -> None:
+        engine.hits[0] = count  # hits completed in earlier jobs (test set-up)
+
+    return setup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hits", [3, 4])
+def test_one_last_job_with_earlier_hits_matches_the_engine(hits: int) -> None:
+    spec = get_game("hit-list")
+    variant = spec.variant_cls(one_last_job=True, silent_assassin=True)
+    exact, sim = exact_and_simulated(spec, variant, seed=hits, setup=_hits(hits))
+    assert sim.within(exact, sigmas=4), (hits, exact, sim.mean, sim.stderr)
+
+
+def _relic(code: str) -> Setup:
+    def setup(engine: Engine) -> None:
+        from pushluck_teach.cards import parse_card
+
+        engine.relics[0] = parse_card(code)  # kept in an earlier turn (test set-up)
+        engine.log.clear()
+        engine._begin_turn()  # the turn starts again with the relic out of the deck
+
+    return setup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("relic", ["Ks", "As"])
+def test_captain_seven_turn_with_a_relic_held_matches_the_engine(relic: str) -> None:
+    spec = get_game("captain-seven")
+    variant = spec.variant_cls(relics=True)
+    exact, sim = exact_and_simulated(spec, variant, seed=7, setup=_relic(relic))
+    assert sim.within(exact, sigmas=4), (relic, exact, sim.mean, sim.stderr)

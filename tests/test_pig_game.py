@@ -370,7 +370,7 @@ def test_cli_game_without_a_solver(capsys, monkeypatch) -> None:
     (["solve", "pig", "--policy", "optimal"], "one --policy per player"),
     (["solve", "pig", "--target", "0"], "target"),
     (["solve", "pig", "--target", "1000"], "1-200"),
-    (["solve", "pig", "--target", "x"], "invalid int"),
+    (["solve", "pig", "--target", "x"], "invalid whole number"),
     (["solve", "pig", "--players", "3"], "1 or 2 players"),
     (["solve", "pig", "--players", "1", "--policy", "keep-pace"], "hold:N"),
     (["solve", "pig", "--target", "100", "--exact"], "exact fractions only"),

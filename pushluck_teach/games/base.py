@@ -252,6 +252,16 @@ def parse_whole_number(text: str, what: str, error: type[RulesError] = RulesErro
     return int(text)
 
 
+def whole_number(text: str) -> int:
+    """A whole-number flag's type (``Flag(..., whole_number)``, ``argparse`` ``type=``): the one
+    reader :func:`parse_whole_number`; a refusal is a :class:`RulesError` (a ``ValueError``,
+    which ``argparse`` reports as "invalid whole number value: '²'")."""
+    return parse_whole_number(text, "number")
+
+
+whole_number.__name__ = "whole number"  # argparse names the type in its one-line error
+
+
 def coerce_option(key: str, text: str, hint: Any) -> Any:
     """Convert an option's string value to ``hint`` (bool, int, str, tuple[str, ...], unions)."""
     origin = typing.get_origin(hint)
@@ -346,6 +356,17 @@ class TurnModel(ABC, Generic[State]):
         once (``None``: unknown).  Solvers refuse up front a position whose estimate exceeds
         their state budget (issue 9), instead of starting a wait of minutes."""
         return None
+
+    def shared_table_key(self) -> str | None:
+        """A name for this turn's state space when its float solution can be shipped as a
+        table (``solve.turn_tables``): models with the same key have the same states and
+        values.  Include the model's version; change it whenever the states or values could
+        change.  ``None`` (the default): no table."""
+        return None
+
+    def table_model(self) -> TurnModel[State]:
+        """The model whose start is the shipped table's start (the turn's own start)."""
+        return self
 
     def assumed(self) -> dict[str, Any]:
         """What the position factory assumed because the caller left it out, as position flag
@@ -573,7 +594,7 @@ REMOVED = Flag("removed", "cards out of the draw pile for other reasons")
 #: A dice game's ``drawn``.
 ROLLS = Flag("drawn", "this turn's rolls, in order")
 #: Aces held as allies from earlier turns (Lands Uncharted, built games with allies).
-ALLIES = Flag("allies", "allies held from earlier turns", int)
+ALLIES = Flag("allies", "allies held from earlier turns", whole_number)
 
 
 @dataclass(frozen=True)

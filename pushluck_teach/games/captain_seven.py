@@ -122,6 +122,7 @@ from pushluck_teach.games.base import (
     Variant,
     option,
     register,
+    whole_number,
 )
 
 try:  # gmpy2's rationals are much faster than fractions.Fraction
@@ -481,6 +482,17 @@ class CaptainSevenTurnModel(TurnModel[int]):
         n = others + catchers
         return (pool <= (catchers - 1) * (total - 10)
                 and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
+
+    def shared_table_key(self) -> str | None:
+        """Without a relic every turn starts from the full deck, so all such turns share one
+        state space (the target and secret stashes do not change a turn): its float solution
+        ships with the package (``solve.turn_tables``).  Bump the version with the encoding."""
+        if self.relic is None and not any(self.out):
+            return "no-relic-full-deck-v1"
+        return None
+
+    def table_model(self) -> CaptainSevenTurnModel:
+        return CaptainSevenTurnModel()
 
     def estimated_states(self, state: int) -> int | None:
         """About how many states a solve from ``state`` visits (for a refusal up front).
@@ -1047,8 +1059,10 @@ SPEC = register(GameSpec(
     position=captain_seven_position,
     deck=lambda variant: _ALL_CARDS,
     position_flags=(DRAWN, REMOVED, Flag("relic", "the relic held (A, J, Q or K), with relics"),
-                    Flag("score", "your stash (for --objective win)", int),
-                    Flag("opponent", "the other player's stash (for --objective win)", int)),
+                    Flag("doubled", "the card your queen relic doubled this turn, with relics"),
+                    Flag("score", "your stash (for --objective win)", whole_number),
+                    Flag("opponent", "the other player's stash (for --objective win)",
+                         whole_number)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
     min_players=1,

@@ -104,6 +104,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "hit-list"
@@ -887,7 +888,7 @@ SPEC = register(GameSpec(
         DRAWN, REMOVED,
         Flag("ace_values", "value chosen for each ace drawn (11,1; ? for the last ace while its "
              "value is still to be chosen)"),
-        Flag("hits", "hits completed before this job (for one_last_job)", int),
+        Flag("hits", "hits completed before this job (for one_last_job)", whole_number),
     ),
     example={"drawn": "9h 6c"},
     min_players=1,

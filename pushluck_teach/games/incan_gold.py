@@ -97,6 +97,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "incan-gold"
@@ -832,10 +833,14 @@ def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[
                     thresholds: tuple[int, ...], carried: int | None, path: int | None,
                     artifacts: int | None) -> tuple[TurnModel[IGState], IGState]:
     """The position from the table's state (see :func:`incan_gold_position`)."""
-    counts = {"carried": carried or 0, "path": path or 0, "artifacts": artifacts or 0}
-    for what, value in counts.items():
+    counts: dict[str, int] = {}
+    for what, value in (("carried", carried), ("path", path), ("artifacts", artifacts)):
+        if isinstance(value, str):
+            value = parse_whole_number(value, f"--{what}", PositionError)
+        value = 0 if value is None else value
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise PositionError(f"bad --{what} {value!r}: a whole number of gems, 0 or more")
+        counts[what] = value
     if not flips:
         raise PositionError("--carried, --path and --artifacts describe a round in progress: "
                             "give the cards flipped (--drawn)")
@@ -1154,12 +1159,12 @@ SPEC = register(GameSpec(
     deck=lambda variant: full_deck(),
     position_flags=(
         DRAWN, REMOVED,
-        Flag("round", "the round, 1-5", int),
+        Flag("round", "the round, 1-5", whole_number),
         Flag("others", "other explorers' leave thresholds, e.g. 5,10"),
         Flag("carried", "gems you carry this round (with --path, --artifacts: the round as it "
-             "is)", int),
-        Flag("path", "gems left on the path this round", int),
-        Flag("artifacts", "value of the artifacts on the path", int),
+             "is)", whole_number),
+        Flag("path", "gems left on the path this round", whole_number),
+        Flag("artifacts", "value of the artifacts on the path", whole_number),
     ),
     example={"drawn": "5s Kh", "round": "2"},
     min_players=1,

@@ -108,6 +108,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "lands-uncharted"
@@ -990,7 +991,7 @@ SPEC = register(GameSpec(
     position_flags=(
         DRAWN, REMOVED,
         ALLIES,
-        Flag("score", "the score on a declared double-or-nothing turn", int),
+        Flag("score", "the score on a declared double-or-nothing turn", whole_number),
     ),
     example={"drawn": "5h 9s"},
     min_players=1,

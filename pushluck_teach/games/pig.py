@@ -44,6 +44,7 @@ from pushluck_teach.games.base import (
     option,
     parse_whole_number,
     register,
+    whole_number,
 )
 
 GAME = "pig"
@@ -53,8 +54,9 @@ MAX_DIE_SIDES = 20
 MAX_TARGET = 200
 PigState = tuple[Any, ...]
 SCORE = Flag("score", "your banked score (the turn is worth at most what reaching the target "
-             "needs)", int)
-OPPONENT = Flag("opponent", "the other player's banked score (for --objective win)", int)
+             "needs)", whole_number)
+OPPONENT = Flag("opponent", "the other player's banked score (for --objective win)",
+                whole_number)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pushluck_teach.games.base import RulesError
+from pushluck_teach.games.base import RulesError, parse_whole_number
 
 TURN_OPTIMAL = "turn-optimal"
 WIN_OPTIMAL = "win-optimal"
@@ -102,11 +102,17 @@ class PolicyText:
 
     def int_arg(self, low: int = 1) -> int:
         """The argument as a whole number at least ``low``."""
-        if self.arg is None or not self.arg.lstrip("-").isdigit() or int(self.arg) < low:
-            raise PolicyError(
-                f"bad policy {self.text!r}: write {self.name}:N with a whole number N >= {low}"
-            )
-        return int(self.arg)
+        problem = PolicyError(
+            f"bad policy {self.text!r}: write {self.name}:N with a whole number N >= {low}")
+        if self.arg is None:
+            raise problem
+        try:
+            value = parse_whole_number(self.arg, "policy", PolicyError)
+        except PolicyError:
+            raise problem from None
+        if value < low:
+            raise problem
+        return value
 
     @property
     def text(self) -> str:

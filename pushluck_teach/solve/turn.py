@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
@@ -71,6 +72,10 @@ SECONDS_PER_STATE = {False: 5e-6, True: 7e-6}
 # position of the app's default rules fits; a position whose model estimates more is refused
 # up front (:class:`TooManyStates`), one that turns out larger is stopped at the budget.
 DEFAULT_MAX_STATES = 1_200_000
+# A model without an estimate is stopped only once its memo holds this many times the budget:
+# real games reach turns larger than the budget (an Incan Gold round with two traps gone and
+# four artifacts in: 1.8 million states), and a bot must still be able to play them.
+BACKSTOP_FACTOR = 4
 
 
 def estimate_seconds(states: int, exact: bool) -> float:
@@ -81,6 +86,35 @@ def estimate_seconds(states: int, exact: bool) -> float:
 # The recursive fast path nests at most this many states, then continues with an explicit
 # stack: far below Python's default recursion limit (1000) whatever the caller's depth.
 _MAX_DEPTH = 400
+
+
+# Every 4096 newly solved states a solve calls the checkpoint of its thread (:func:`watching`).
+_CHECK_EVERY = 4095
+_WATCH = threading.local()
+
+
+class Cancelled(Exception):  # noqa: N818 - reads as "the computation was cancelled"
+    """A computation stopped because its result is no longer wanted (a newer click) or its
+    time on the click path is up.  What the solver solved so far stays in its memo."""
+
+
+def _checkpoint(solved: int) -> None:
+    check = getattr(_WATCH, "check", None)
+    if check is not None:
+        check(solved)
+
+
+@contextmanager
+def watching(check: Callable[[int], None]) -> Iterator[None]:
+    """Within this block, on this thread, every solve calls ``check(states in its memo)``
+    about every 4096 newly solved states: to report progress, or to stop the solve by raising
+    (:class:`Cancelled`, say).  The memo stays consistent: only finished states are stored."""
+    previous = getattr(_WATCH, "check", None)
+    _WATCH.check = check
+    try:
+        yield
+    finally:
+        _WATCH.check = previous
 
 
 def _to_fraction(value: Any) -> Fraction:
@@ -132,23 +166,36 @@ class TurnSolver(Generic[S]):
     solved (so no legal position meets the recursion limit, however deep the turn).  The
     transitions of a waiting state are kept on the side, so the model is asked once per state.
 
-    ``max_states`` bounds the memo (default :data:`DEFAULT_MAX_STATES`; ``None``: no bound).  A
+    ``max_states`` is the state budget (default :data:`DEFAULT_MAX_STATES`; ``None``: none).  A
     position whose model estimates more states (:meth:`TurnModel.estimated_states`) is refused
     up front with :class:`TooManyStates`, a :class:`PositionError` naming the estimate and a way
-    to proceed; a solve that turns out larger stops with it once the memo is full.
+    to proceed; a solve without an estimate stops with it once its memo holds
+    :data:`BACKSTOP_FACTOR` times the budget (``memo_limit``).
+
+    ``shipped`` (float mode): start from the model's shipped table of values, if it has one
+    (:mod:`pushluck_teach.solve.turn_tables`; the same numbers a solve computes).
     """
 
     def __init__(self, model: TurnModel[S], *, exact: bool = False,
-                 max_states: int | None = DEFAULT_MAX_STATES) -> None:
+                 max_states: int | None = DEFAULT_MAX_STATES, shipped: bool = True) -> None:
         self.model = model
         self.exact = exact
         self.max_states = max_states
+        self.memo_limit = None if max_states is None else BACKSTOP_FACTOR * max_states
         self._values: dict[S, Any] = {}
         self._best: dict[S, str] = {}
         self._bust: dict[S, Any] = {}
         self._draw_once: dict[S, Any] = {}
         self._zero: Any = _rational(0) if exact else 0.0
         self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._seeded = 0
+        if shipped and not exact:
+            from pushluck_teach.solve.turn_tables import shipped_values  # numpy is optional
+
+            table = shipped_values(model)
+            if table:
+                self._values = table  # shared with every solver of this state space
+                self._seeded = len(table)
 
     # ---- number helpers -------------------------------------------------------------------
     def _num(self, value: Any) -> Any:
@@ -188,8 +235,8 @@ class TurnSolver(Generic[S]):
     def _too_many(self, estimate: int | None = None) -> TooManyStates:
         mode = "exact" if self.exact else "float"
         if estimate is None:
-            size = f"more than {self.max_states:,} solver states"
-            seconds = f"over {estimate_seconds(self.max_states or 0, self.exact):.0f} s"
+            size = f"more than {self.memo_limit:,} solver states"
+            seconds = f"over {estimate_seconds(self.memo_limit or 0, self.exact):.0f} s"
         else:
             size = f"about {estimate:,} solver states (the budget is {self.max_states:,})"
             seconds = f"about {estimate_seconds(estimate, self.exact):.0f} s"
@@ -259,8 +306,11 @@ class TurnSolver(Generic[S]):
                 best_action, value = action, q
         values[state] = value
         self._best[state] = best_action
-        limit = self.max_states
-        if limit is not None and len(values) > limit:
+        solved = len(values)
+        if not solved & _CHECK_EVERY:
+            _checkpoint(solved)
+        limit = self.memo_limit
+        if limit is not None and solved > limit:
             raise self._too_many()
         return value
 
@@ -281,7 +331,7 @@ class TurnSolver(Generic[S]):
         stop_is_optimal = model.stop_is_optimal
         num, ordered_of, greater = self._num, self._ordered, self._greater
         zero = self._zero
-        limit = self.max_states
+        limit = self.memo_limit
         waiting: dict[S, list[tuple[str, Any, Any]]] = {}
         stack: list[S] = [root]
         push = stack.append
@@ -338,7 +388,10 @@ class TurnSolver(Generic[S]):
                     best_action, value = action, q
             values[state] = value
             best[state] = best_action  # type: ignore[assignment]
-            if limit is not None and len(values) > limit:
+            solved = len(values)
+            if not solved & _CHECK_EVERY:
+                _checkpoint(solved)
+            if limit is not None and solved > limit:
                 raise self._too_many()
         return values[root]
 
@@ -375,8 +428,33 @@ class TurnSolver(Generic[S]):
         state = self.model.start if state is None else state
         if not self.model.actions(state):
             raise PositionError("the turn is over: there is no action to choose")
+        return self._best_of(state)
+
+    def _best_of(self, state: S) -> str:
+        """The optimal action at a decision state (solving it if needed).  A state whose value
+        came from a shipped table has no recorded action: it is chosen again from its
+        successors' values by the solve's own rule (stop first on a tie, then the model's
+        order; a proved stop is not compared)."""
+        best = self._best.get(state)
+        if best is not None:
+            return best
         self._value(state)
-        return self._best[state]
+        best = self._best.get(state)
+        if best is None:
+            model = self.model
+            ordered = self._ordered(model.actions(state))
+            if len(ordered) > 1 and not (ordered[0] == STOP and model.stop_is_optimal(state)):
+                todo = ordered
+            else:
+                todo = ordered[:1]
+            value = None
+            for action in todo:
+                q = self._q(state, action)
+                if best is None or self._greater(q, value):
+                    best, value = action, q
+            assert best is not None
+            self._best[state] = best
+        return best
 
     def policy(self) -> Policy:
         """The optimal policy as a callable ``state -> action``."""
@@ -518,8 +596,7 @@ class TurnSolver(Generic[S]):
             others = [a for a in actions if a != action]
             if all(a in exact and self._greater(bound, exact[a]) for a in others):
                 return action
-        self._value(state)
-        return self._best[state]
+        return self._best_of(state)
 
     def _follow_bust(self, state: S) -> Any:
         """P(bust) when continuing only through forced draws and non-draw/stop choices."""
@@ -537,8 +614,7 @@ class TurnSolver(Generic[S]):
             return self._q(state, STOP), None
         if DRAW in actions:
             return None, model.transitions(state, DRAW)
-        self._value(state)
-        return None, model.transitions(state, self._best[state])
+        return None, model.transitions(state, self._best_of(state))
 
     def _stop_asap(self, state: S) -> Any:
         """Value of stopping at the first state where stopping is legal."""
@@ -594,7 +670,7 @@ class TurnSolver(Generic[S]):
             ev_stop=action_values.get(STOP),
             ev_draw_once=draw_once,
             ev_optimal=self._out(value),
-            best_action=self._best[state],
+            best_action=self._best_of(state),
             action_values=action_values,
             turn_total=self._out(self._num(model.turn_total(state))),
         )
@@ -664,7 +740,13 @@ class TurnSolver(Generic[S]):
         return {key: self._out(value) for key, value in result.items()}
 
     def states_solved(self) -> int:
+        """States in the memo (those seeded from a shipped table included)."""
         return len(self._values)
+
+    def states_seeded(self) -> int:
+        """States whose values came from a shipped table (:mod:`.turn_tables`) when this
+        solver started: the table and what other solvers of the same state space added."""
+        return self._seeded
 
 
 class TooManyStates(PositionError):
@@ -764,6 +846,11 @@ def cached_solver(model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]
     keeps the most recently used solvers while their memos hold at most
     :data:`DEFAULT_MAX_STATES` states together (:class:`SolverCache`)."""
     return _SHARED.get(model, exact)
+
+
+def clear_solver_cache() -> None:
+    """Forget every shared solver (tests and benchmarks that need a cold solver)."""
+    _SHARED.clear()
 
 
 def expectation(distribution: Mapping[Number, Number]) -> Number:

@@ -19,7 +19,6 @@ such as a discard pile).  The charts describe *this turn's* result only, not the
 from __future__ import annotations
 
 import math
-import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping
@@ -33,7 +32,7 @@ import ipywidgets as widgets
 from traitlets import Bool, Enum, Float, Int, Unicode, observe
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
-from pushluck_teach.solve.turn import cached_solver
+from pushluck_teach.solve.turn import Cancelled, cached_solver, watching
 from pushluck_teach.ui import figures as F
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.theme import STYLESHEET
@@ -62,6 +61,7 @@ class PositionNumbers:
     threshold: int = 0
     description: str = ""
     exact_values: bool = True
+    pending: str = ""  # why the expected values are not here yet ("" when they are)
 
 
 def _default_label(action: str) -> str:
@@ -93,7 +93,8 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
 
     Probabilities (``p_bust_next``, every outcome of the next draw) are always exact.  Expected
     values are exact when ``exact_values`` is True, floats when False, and with None exact only
-    when the float solver needed at most ``exact_state_limit`` states for this turn (an exact
+    when the turn from here has at most ``exact_state_limit`` states (the model's estimate, else
+    the states the float solver needed; a shipped table's states do not count) (an exact
     solve of a big turn costs seconds; the CLI's ``--exact`` gives those fractions).
     ``distributions=False`` leaves the two distributions empty (the panel computes them
     separately, off the click's critical path).
@@ -104,8 +105,11 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
         raise PositionError("the turn is over: nothing to analyse")
     floats = cached_solver(model, False)
     analysis = floats.analyse(state)
-    if exact_values is None:
-        exact_values = floats.states_solved() <= exact_state_limit
+    if exact_values is None:  # the turn's size from here: the model's estimate, or the solve
+        size = model.estimated_states(state)
+        if size is None:
+            size = floats.states_solved() - floats.states_seeded()
+        exact_values = size <= exact_state_limit
     exact = cached_solver(model, True)
     if exact_values:
         analysis = exact.analyse(state)
@@ -146,6 +150,16 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
     )
 
 
+def next_draw_numbers(model: TurnModel[Any], state: Any
+                      ) -> tuple[Number | None, tuple[F.OutcomeBar, ...]]:
+    """The cheap part of an analysis (issue 9: within 100 ms whatever the rest costs): the
+    bust chance of the next draw and its outcomes, exact."""
+    exact = cached_solver(model, True)
+    outcomes = tuple(F.OutcomeBar(o.label, o.probability, o.busted, o.total_after)
+                     for o in exact.next_outcomes(state))
+    return exact.p_bust_next(state), outcomes
+
+
 def percent_text(value: Number | None) -> str:
     """``value`` (already in percent) for people: ``100 %``, ``88.2 %``, ``0 %``; ``n/a`` for
     None."""
@@ -160,6 +174,32 @@ def p_bust_span(p_bust: Number | None) -> str:
     exact = F.fraction_text(p_bust)
     shown = F.probability_text(p_bust) if p_bust is not None else "n/a (drawing is not legal)"
     return f'<span class="pushluck-p-bust" data-exact="{exact}">{escape(shown)}</span>'
+
+
+def numbers_hook(numbers: PositionNumbers | None) -> str:
+    """The DOM hook the browser test reads: every number the panel states about the decision,
+    as data attributes of a hidden span (``data-p-bust``, ``data-ev-stop``,
+    ``data-ev-draw-once``, ``data-ev-optimal`` as exact fractions, or as floats when
+    ``data-exact-values`` is ``"false"``; ``data-best`` the best action; "n/a" when absent)."""
+    if numbers is None:
+        return '<span class="pushluck-numbers-hook" hidden data-best="n/a"></span>'
+    values = {choice.key: choice.value for choice in numbers.choices}
+
+    def shown(value: Number | None) -> str:
+        if value is None:
+            return "n/a"
+        return F.fraction_text(value) if numbers.exact_values else repr(float(value))
+
+    attributes = {
+        "p-bust": F.fraction_text(numbers.p_bust) if numbers.p_bust is not None else "n/a",
+        "ev-stop": shown(values.get("stop")),
+        "ev-draw-once": shown(values.get("draw_once")),
+        "ev-optimal": shown(numbers.ev_optimal),
+        "best": numbers.best_action,
+        "exact-values": "true" if numbers.exact_values else "false",
+    }
+    data = " ".join(f'data-{k}="{escape(str(v), quote=True)}"' for k, v in attributes.items())
+    return f'<span class="pushluck-numbers-hook" hidden {data}></span>'
 
 
 class AnalysisPanel(widgets.VBox):
@@ -188,13 +228,11 @@ class AnalysisPanel(widgets.VBox):
     objective_shown = Unicode("points")
     last_update_ms = Float(0.0)
     last_distribution_ms = Float(0.0)
+    click_budget_ms = Float(150.0)
+    computing = Bool(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        # The solver raises the recursion limit while it recurses; raising it once here keeps
-        # the worker thread and the kernel thread from resetting it under each other.
-        if sys.getrecursionlimit() < 20_000:
-            sys.setrecursionlimit(20_000)
         self.add_class("pushluck-analysis")
         # One figure brings plotly's 5 MB widget bundle to the page; the others share it.
         self.fig_next = F.make_next_card_figure()
@@ -220,6 +258,12 @@ class AnalysisPanel(widgets.VBox):
         self._history_states: list[Any] = []
         self._dist_lock = threading.Lock()
         self._task: LatestOnly[Any] = LatestOnly("pushluck-distribution")
+        self._pending_values: tuple[Any, ...] | None = None
+        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0,
+                                              description="Solving", bar_style="info")
+        self.progress_text = widgets.HTML()
+        self.progress_box = widgets.HBox([self.progress, self.progress_text],
+                                         layout=widgets.Layout(display="none"))
 
         def cell(fig: widgets.DOMWidget, text: widgets.HTML, key: str, *extra: widgets.Widget
                  ) -> widgets.VBox:
@@ -247,7 +291,8 @@ class AnalysisPanel(widgets.VBox):
             layout=widgets.Layout(width="auto"))
         self.details_toggle.add_class("pl-details-toggle")
         self.details_toggle.observe(self._on_details, names="value")
-        self.children = [widgets.HTML(STYLESHEET), self.headline, self.details_toggle, grid]
+        self.children = [widgets.HTML(STYLESHEET), self.headline, self.progress_box,
+                         self.details_toggle, grid]
         self.show_nothing("No decision to analyse yet.")
         self._apply_coach()
 
@@ -296,6 +341,8 @@ class AnalysisPanel(widgets.VBox):
     def show_nothing(self, text: str) -> None:
         """Empty charts and a one-line explanation (game over, a bot to move, coach waiting)."""
         self._task.supersede()
+        self._pending_values = None
+        self._hide_progress()
         self._model = None
         self._state = None
         self.p_bust_exact = "n/a"
@@ -304,6 +351,7 @@ class AnalysisPanel(widgets.VBox):
         # p-bust hook stays in the page, empty and hidden.
         self.headline.value = (f"<div class='pushluck-headline'>{escape(text)} "
                                '<span class="pushluck-p-bust" data-exact="n/a" hidden></span>'
+                               f"{numbers_hook(None)}"
                                "</div>")
         self.grid.layout.display = "none"
         F.update_next_card(self.fig_next, (), None)
@@ -329,37 +377,178 @@ class AnalysisPanel(widgets.VBox):
         whole-game solution) switches the coach to the best chance to win: the recommendation,
         the value-of-the-choice chart and the headline then compare the chances to win; the
         next-draw, bust-risk and distribution charts still describe this turn.
+
+        Never frozen (issue 9): the next draw's outcomes and bust chance are shown at once.
+        With ``background`` on, the expected values get ``click_budget_ms`` on the click path;
+        if they need longer they continue in the worker thread with a progress bar (the
+        returned numbers then have ``pending`` set), and a newer click or position cancels
+        that computation (the solver stops at its next checkpoint).  A position over the
+        solver's budget shows the cheap numbers and the refusal.
         """
         started = time.perf_counter()
         self._label = action_label or _default_label
-        mode = {"auto": None, "exact": True, "float": False}[self.exact_values]
-        numbers = analyse_position(model, state, threshold=self.threshold,
-                                   action_label=self._label, exact_values=mode,
-                                   exact_state_limit=self.exact_state_limit,
-                                   distributions=False)
-        self._task.supersede()
+        generation = self._task.supersede()
         self._model, self._state = model, state
         self.grid.layout.display = None
-        self._record(state, numbers.p_bust, turn_key, step_label)
-        F.update_next_card(self.fig_next, numbers.outcomes, numbers.p_bust)
+        self._pending_values = None
+        self._hide_progress()
+        try:
+            p_bust, outcomes = next_draw_numbers(model, state)
+        except PositionError as exc:  # even the next draw is over the solver's budget
+            self.show_nothing(str(exc))
+            return self._waiting(model, state, None, (), str(exc))
+        self._render_next_draw(state, p_bust, outcomes, turn_key, step_label)
+        try:
+            if self.background:
+                deadline = started + self.click_budget_ms / 1000
+
+                def on_the_clock(_solved: int) -> None:
+                    if time.perf_counter() > deadline:
+                        raise Cancelled("the click's time is up")
+
+                with watching(on_the_clock):
+                    numbers = self._analyse(model, state)
+            else:
+                numbers = self._analyse(model, state)
+        except Cancelled:
+            numbers = self._waiting(model, state, p_bust, outcomes,
+                                    "computing the expected values…")
+            self._render_values(numbers, who, decided)
+            self._start_values(model, state, generation, who, decided, win_chances)
+        except PositionError as exc:
+            numbers = self._waiting(model, state, p_bust, outcomes, str(exc))
+            self._render_values(numbers, who, decided)
+            self._too_big(generation, exc)
+        else:
+            self._render_values(numbers, who, decided, win_chances)
+            self._start_distributions()
+        self.last_update_ms = 1000 * (time.perf_counter() - started)
+        return numbers
+
+    def _analyse(self, model: TurnModel[Any], state: Any) -> PositionNumbers:
+        mode = {"auto": None, "exact": True, "float": False}[self.exact_values]
+        return analyse_position(model, state, threshold=self.threshold,
+                                action_label=self._label, exact_values=mode,
+                                exact_state_limit=self.exact_state_limit,
+                                distributions=False)
+
+    def _waiting(self, model: TurnModel[Any], state: Any, p_bust: Number | None,
+                 outcomes: tuple[F.OutcomeBar, ...], why: str) -> PositionNumbers:
+        """The numbers of a position whose expected values are not here (yet)."""
+        return PositionNumbers(
+            p_bust=p_bust, outcomes=outcomes, choices=(), best_action="", best_label="",
+            best_key="", ev_optimal=math.nan, turn_total=model.turn_total(state),
+            threshold=self.threshold, description=model.describe(state), pending=why,
+        )
+
+    def _render_next_draw(self, state: Any, p_bust: Number | None,
+                          outcomes: tuple[F.OutcomeBar, ...], turn_key: Hashable,
+                          step_label: str | None) -> None:
+        self._record(state, p_bust, turn_key, step_label)
+        F.update_next_card(self.fig_next, outcomes, p_bust)
         F.update_bust_line(self.fig_bust, self._history)
+        self._publish(self.fig_next, self.fig_bust)
+        self.text_next.value = F.next_card_html(outcomes, p_bust)
+        self.text_bust.value = F.bust_line_html(self._history)
+        self.p_bust_exact = F.fraction_text(p_bust)
+
+    def _render_values(self, numbers: PositionNumbers, who: str, decided: str | None,
+                       win_chances: Mapping[str, float | None] | None = None) -> None:
+        if numbers.pending:
+            F.update_choice(self.fig_choice, (), None, "Value of the choice")
+            self.text_choice.value = (f"<div class='pushluck-numbers pushluck-pending'>"
+                                      f"{escape(numbers.pending)}</div>")
+            self._publish(self.fig_choice)
+            self.headline.value = self._headline(numbers, who, decided)
+            self.recommended = ""
+            return
         F.update_choice(self.fig_choice, numbers.choices, numbers.best_key,
                         f"Value of the choice: best is {numbers.best_label}")
         self.fig_choice.layout.yaxis.title.text = "expected result of the turn"
-        self._publish(self.fig_next, self.fig_bust, self.fig_choice)
-        self.text_next.value = F.next_card_html(numbers.outcomes, numbers.p_bust)
-        self.text_bust.value = F.bust_line_html(self._history)
+        self._publish(self.fig_choice)
         self.text_choice.value = F.choice_html(numbers.choices, numbers.best_label,
                                                exact=numbers.exact_values)
-        self.p_bust_exact = F.fraction_text(numbers.p_bust)
         self.headline.value = self._headline(numbers, who, decided)
         self.recommended = numbers.best_action
         self.objective_shown = "points"
         if win_chances is not None:
             self._show_win_objective(numbers, win_chances, who, decided)
-        self._start_distributions()
-        self.last_update_ms = 1000 * (time.perf_counter() - started)
-        return numbers
+
+    # ---- expected values in the worker thread (positions that take long) -----------------
+    def _start_values(self, model: TurnModel[Any], state: Any, generation: int, who: str,
+                      decided: str | None,
+                      win_chances: Mapping[str, float | None] | None = None) -> None:
+        self._pending_values = (model, state, who, decided, win_chances)
+        threshold = self.threshold
+        try:
+            estimate = model.estimated_states(state)
+        except Exception:  # an estimate only sizes the bar
+            estimate = None
+        begun = time.perf_counter()
+        shown = [begun]
+        self._show_progress(0, estimate, 0.0)
+
+        def check(solved: int) -> None:
+            if not self._task.is_latest(generation):
+                raise Cancelled("a newer position was asked for")
+            now = time.perf_counter()
+            if now - shown[0] >= 0.25:
+                shown[0] = now
+                self._show_progress(solved, estimate, now - begun)
+
+        def work() -> tuple[PositionNumbers, Any]:
+            with watching(check):
+                numbers = self._analyse(model, state)
+                try:
+                    dists: Any = self._timed_distributions(model, state, threshold)
+                except PositionError as exc:
+                    dists = exc
+            return numbers, dists
+
+        self._task.submit(work, lambda done: self._values_done(done, generation, threshold,
+                                                               who, decided, win_chances))
+
+    def _values_done(self, done: Future[Any], generation: int, threshold: int, who: str,
+                     decided: str | None,
+                     win_chances: Mapping[str, float | None] | None = None) -> None:
+        try:
+            numbers, dists = done.result()
+        except Cancelled:
+            return
+        except Exception as exc:  # a refusal, or never a traceback from the worker
+            with self._dist_lock:
+                if self._task.is_latest(generation):
+                    self._hide_progress()
+                    self._pending_values = None
+                    self.text_choice.value = (f"<div class='pushluck-numbers'>"
+                                              f"{escape(str(exc))}</div>")
+            return
+        with self._dist_lock:
+            if not self._task.is_latest(generation):
+                return
+            self._hide_progress()
+            self._pending_values = None
+            self._render_values(numbers, who, decided, win_chances)
+        if isinstance(dists, PositionError):
+            self._too_big(generation, dists)
+        else:
+            self._finish_distributions(generation, threshold, *dists)
+
+    def _show_progress(self, solved: int, estimate: int | None, elapsed: float) -> None:
+        if estimate:
+            self.progress.value = min(0.99, solved / estimate)
+            size = f"{solved:,} of about {estimate:,} states"
+        else:
+            self.progress.value = (elapsed % 2.0) / 2.0  # no estimate: a moving bar
+            size = f"{solved:,} states"
+        self.progress_text.value = (f"<span class='pushluck-progress'>Solving this turn: "
+                                    f"{size}, {elapsed:.1f} s</span>")
+        self.progress_box.layout.display = None
+        self.computing = True
+
+    def _hide_progress(self) -> None:
+        self.progress_box.layout.display = "none"
+        self.computing = False
 
     # ---- distributions (possibly in a worker thread) -------------------------------------
     def _start_distributions(self) -> None:
@@ -523,6 +712,12 @@ class AnalysisPanel(widgets.VBox):
 
     def _headline(self, numbers: PositionNumbers, who: str, decided: str | None) -> str:
         parts = []
+        if numbers.pending:
+            lead = (f"{escape(who)}: {escape(numbers.description)}." if who else
+                    f"{escape(numbers.description)}.")
+            return (f"<div class='pushluck-headline'>{lead} Chance that the next draw busts: "
+                    f"{p_bust_span(numbers.p_bust)}. Expected values: "
+                    f"{escape(numbers.pending)}</div>")
         if decided is not None:
             verdict = ("the best choice" if decided == numbers.best_label
                        else f"the best was {numbers.best_label}")
@@ -537,10 +732,15 @@ class AnalysisPanel(widgets.VBox):
                      f"{escape(F.value_text(numbers.ev_optimal))}.")
         if decided is None:
             parts.append(f"Recommended: <strong>{escape(numbers.best_label)}</strong>.")
-        return "<div class='pushluck-headline'>" + " ".join(parts) + "</div>"
+        return ("<div class='pushluck-headline'>" + " ".join(parts) + numbers_hook(numbers)
+                + "</div>")
 
     @observe("threshold")
     def _threshold_changed(self, _change: Any) -> None:
         if self._model is not None:
-            self._task.supersede()
-            self._start_distributions()
+            generation = self._task.supersede()
+            if self._pending_values is not None:  # the values are still being computed
+                model, state, who, decided, win_chances = self._pending_values
+                self._start_values(model, state, generation, who, decided, win_chances)
+            else:
+                self._start_distributions()

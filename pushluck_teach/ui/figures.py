@@ -281,6 +281,18 @@ def live_figure(data: list[Any] | None = None, layout: Any = None, *,
     return cls(data=data, layout=layout)
 
 
+def page_chart(figure: go.Figure, *, carry_bundle: bool = False) -> LiveFigureWidget:
+    """A chart for a page: ``figure`` (a plain plotly figure) as a live figure widget.
+
+    A plain plotly figure shown as a notebook output goes to Voilà's jupyterlab-plotly renderer,
+    which draws it but throws "r.setData is not a function" in the browser for every figure;
+    figure widgets draw with the plotly bundle the page already holds.  One chart
+    per page carries that bundle (``carry_bundle=True``: the first one shown); the others share
+    it.
+    """
+    return live_figure(list(figure.data), figure.layout, carry_bundle=carry_bundle)
+
+
 def _widget(data: list[Any], layout: dict[str, Any], filename: str, carry_bundle: bool = True
             ) -> LiveFigureWidget:
     fig = live_figure(data, layout, carry_bundle=carry_bundle)

@@ -221,6 +221,7 @@ class GameTable(widgets.VBox):
         self.new_game_button = widgets.Button(description="New game",
                                               tooltip="Start again with this seed")
         self.new_game_button.on_click(self._guarded(lambda _b: self._on_new_game()))
+        self.new_game_button.add_class("pushluck-new-game")  # a stable hook for browser tests
         self.next_seed_button = widgets.Button(description="Next seed",
                                                tooltip="Seed + 1 and a new game")
         self.next_seed_button.on_click(self._guarded(lambda _b: self._on_next_seed()))
@@ -229,6 +230,7 @@ class GameTable(widgets.VBox):
             value="always", description="Coach", style={"button_width": "auto"},
         )
         self.coach_toggle.observe(self._guarded(self._on_coach_toggle), names="value")
+        self.coach_toggle.add_class("pushluck-coach")
         self.objective_toggle = widgets.ToggleButtons(
             options=[("Best chance to win", "win"), ("Most points this turn", "points")],
             value="win", description="Coach aims for", style={"button_width": "auto",

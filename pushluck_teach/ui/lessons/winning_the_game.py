@@ -24,7 +24,7 @@ import numpy as np
 from IPython.display import display
 
 from pushluck_teach.games.base import Variant
-from pushluck_teach.ui.figures import live_figure, sync_widget_state
+from pushluck_teach.ui.figures import page_chart, sync_widget_state
 from pushluck_teach.ui.lessons.answers import CheckAnswer
 from pushluck_teach.ui.whole_game import (
     expected_turns_chart,
@@ -39,18 +39,6 @@ from pushluck_teach.ui.whole_game import (
 
 #: ``evaluate_match(variant, first, second)``: a match result with ``p_win_first``.
 MatchFunction = Callable[[Variant, Any, Any], Any]
-
-
-def page_chart(figure: Any, *, carry_bundle: bool = False) -> Any:
-    """A chart for a lesson page: a live figure widget (:mod:`pushluck_teach.ui.figures`).
-
-    A plain plotly figure shown as a notebook output goes to Voilà's jupyterlab-plotly renderer,
-    which draws it but throws "r.setData is not a function" in the browser for every figure;
-    the lessons' figure widgets draw with the plotly bundle the page already holds.  One chart
-    per page carries that bundle (``carry_bundle=True``: the first one shown); the others share
-    it.
-    """
-    return live_figure(list(figure.data), figure.layout, carry_bundle=carry_bundle)
 
 
 @dataclass(frozen=True)

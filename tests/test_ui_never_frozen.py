@@ -1,0 +1,84 @@
+"""Issue 9, "never frozen": a click shows the cheap numbers at once, a long computation runs in
+the worker with a progress bar while the table stays usable, a newer click cancels it (the
+solver stops at its next checkpoint, freeing the thread), and a position over the solver's
+budget shows the cheap numbers and the refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from pushluck_teach.games import get_game
+from pushluck_teach.numbers import fraction_text
+from pushluck_teach.solve.turn import (
+    Cancelled,
+    TurnSolver,
+    cached_solver,
+    clear_solver_cache,
+    watching,
+)
+from pushluck_teach.ui.analysis import AnalysisPanel
+from pushluck_teach.ui.table import GameTable
+
+
+def test_a_cancelled_solve_keeps_a_consistent_memo_and_resumes() -> None:
+    """A checkpoint that raises stops the solve; finishing it later gives exactly the answer
+    of an uninterrupted solve (only finished states are stored)."""
+    spec = get_game("lands-uncharted")
+    model, state = spec.position(spec.variant_cls())  # 15,395 states
+    calls: list[int] = []
+
+    def stop_at_the_third(solved: int) -> None:
+        calls.append(solved)
+        if len(calls) == 3:
+            raise Cancelled("enough")
+
+    solver = TurnSolver(model, exact=True)
+    with pytest.raises(Cancelled), watching(stop_at_the_third):
+        solver.analyse(state)
+    assert calls == [4096, 8192, 12288] and solver.states_solved() == 12288
+    assert solver.analyse(state) == TurnSolver(model, exact=True).analyse(state)
+
+
+def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes_it() -> None:
+    """The panel is asked about Incan Gold's round-5 start (618,135 states, seconds of work);
+    meanwhile the table's buttons still play, and the click's new position cancels it."""
+    table = GameTable("incan-gold", seats=("human",), seed=5)
+    panel = table.panel
+    clear_solver_cache()  # a cold solver
+    spec = get_game("incan-gold")
+    model, state = spec.position(spec.variant_cls(), round=5)
+    panel.show(model, state)
+    # the cheap numbers are there at once, the values are being computed in the worker
+    assert panel.computing and panel.progress_box.layout.display is None
+    assert "computing the expected values" in panel.headline.value
+    assert panel.p_bust_exact == fraction_text(TurnSolver(model, exact=True).p_bust_next(state))
+    first = panel._task.future
+    assert first is not None and not first.done()
+    # the table stays usable: a click plays the move while the worker computes
+    log_before = len(table.engine.log)
+    table.action_buttons["draw"].click()
+    assert not table.message_is_error, table.message
+    assert len(table.engine.log) > log_before
+    # the newer position supersedes the stale computation: it stops (Cancelled), fast
+    assert isinstance(first.exception(timeout=30), Cancelled)
+    assert cached_solver(model, False).states_solved() < 618_135  # it did not run to the end
+    panel.wait(120)
+    assert not panel.computing and panel.progress_box.layout.display == "none"
+    model, state = table.engine.turn_position()
+    if model.actions(state):
+        analysis = cached_solver(model, False).analyse(state)
+        best = table.engine.action_label(analysis.best_action)
+        assert f"Recommended: <strong>{best}</strong>" in panel.headline.value
+
+
+def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() -> None:
+    spec = get_game("captain-seven")
+    model, state = spec.position(spec.variant_cls(relics=True), relic="J", drawn="5h")
+    panel = AnalysisPanel()
+    numbers = panel.show(model, state)
+    assert "solver states" in numbers.pending and "solver states" in panel.headline.value
+    assert numbers.p_bust == TurnSolver(model, exact=True).p_bust_next(state)
+    assert panel.p_bust_exact == fraction_text(numbers.p_bust)
+    assert len(panel.fig_next.data[0].y) + len(panel.fig_next.data[1].y) == len(numbers.outcomes)
+    assert not panel.computing
+    panel.close()
