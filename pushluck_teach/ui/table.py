@@ -428,9 +428,6 @@ class GameTable(widgets.VBox):
             return
         try:
             variant = self.spec.variant(change["new"])
-            # the seats must suit the new rules (a solo mode is for one player): checked before
-            # the game in progress is replaced, so a refusal leaves it as it was
-            self.spec.new_engine(variant, players=len(self.seats), seed=self.seed)
         except (RulesError, CardError, ValueError, TypeError) as exc:
             self._set_options_quietly(self.variant.options())
             self._error(f"bad options: {exc}")
