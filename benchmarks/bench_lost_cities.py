@@ -14,8 +14,10 @@ import argparse
 import itertools
 import time
 
+from pushluck_teach.games import get_game
 from pushluck_teach.games.lost_cities import LostCitiesEngine, LostCitiesVariant
-from pushluck_teach.games.lost_cities_bots import BOTS, duel
+from pushluck_teach.games.lost_cities_bots import BOTS
+from pushluck_teach.sim.duel import duel
 
 
 def time_per_move(name: str, matches: int = 3) -> float:
@@ -43,14 +45,16 @@ def main() -> None:
         print(f"{name:>7}: {1000 * time_per_move(name):.1f} ms CPU per decision", flush=True)
     print()
     print("| A vs B | deal pairs | mean points A - B per match | 95 % CI | A's win rate | "
-          "CPU time |")
-    print("|---|---|---|---|---|---|")
+          "sd of one match | CPU time |")
+    print("|---|---|---|---|---|---|---|")
     for a, b in itertools.combinations(names[::-1], 2):
         start = time.process_time()
-        result = duel(BOTS[a], BOTS[b], args.pairs)
+        result = duel(get_game("lost-cities"), LostCitiesVariant(matches=1), BOTS[a], BOTS[b],
+                      args.pairs)
         low, high = result.interval
         print(f"| {a} vs {b} | {result.pairs} | {result.mean_difference:+.1f} | "
               f"[{low:+.1f}, {high:+.1f}] | {result.win_rate:.1%} | "
+              f"{result.match_sd:.1f} | "
               f"{time.process_time() - start:.0f} s |", flush=True)
 
 

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from pushluck_teach.games import all_games, get_game
+from pushluck_teach.games import get_game, turn_games
 from pushluck_teach.games.base import DRAW, GameSpec, TurnModel
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -44,7 +44,7 @@ def bench_game(spec: GameSpec, variant: Any = None) -> dict[str, Any]:
 
 
 def bench(names: list[str] | None = None) -> list[dict[str, Any]]:
-    specs = [get_game(n) for n in names] if names else list(all_games())
+    specs = [get_game(n) for n in names] if names else list(turn_games())
     return [bench_game(spec) for spec in specs]
 
 

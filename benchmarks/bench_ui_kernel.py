@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from pushluck_teach.games import all_games, get_game
+from pushluck_teach.games import get_game, turn_games
 from pushluck_teach.sim.bots import make_bot
 from pushluck_teach.ui import GameTable
 
@@ -83,7 +83,7 @@ def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120,
 def bench(games: list[str] | None = None, *, seed: int = 7, max_clicks: int = 120,
           report: bool = False) -> dict[str, Any]:
     """Timings for every game (or the named ones), keyed by game name."""
-    names = games or [spec.name for spec in all_games()]
+    names = games or [spec.name for spec in turn_games()]
     results = {}
     for name in names:
         results[name] = row = bench_game(name, seed=seed, max_clicks=max_clicks)

@@ -315,6 +315,24 @@ def print_report(report: Report, args: argparse.Namespace) -> int:
     return 0
 
 
+def add_positionals(parser: argparse.ArgumentParser, name: str,
+                    offering: Sequence[GameSpec]) -> None:
+    """A game command's positional arguments, shared by place (not by name) among the games
+    offering it: ``pushluck score GAME EXPEDITION`` and ``pushluck score GAME HAND`` are one
+    parser."""
+    by_place: list[list[tuple[GameSpec, Flag]]] = []
+    for spec in offering:
+        command = next(c for c in spec.commands if c.name == name)
+        for place, flag in enumerate(f for f in command.flags if f.positional):
+            if place == len(by_place):
+                by_place.append([])
+            by_place[place].append((spec, flag))
+    for place, pairs in enumerate(by_place):
+        metavar = "|".join(dict.fromkeys(flag.metavar or flag.name.upper() for _, flag in pairs))
+        help_text = "; ".join(f"{flag.help} ({spec.name})" for spec, flag in pairs)
+        parser.add_argument(f"_arg{place}", metavar=metavar, help=help_text.replace("%", "%%"))
+
+
 def game_command(args: argparse.Namespace) -> int:
     """An extra subcommand a game offers (``pushluck score GAME ...``)."""
     spec = get_game(args.game)
@@ -326,6 +344,8 @@ def game_command(args: argparse.Namespace) -> int:
                        f"(games: {', '.join(offering)})")
     variant = variant_from_args(spec, args.option or [], args)
     values = flag_values(command.flags, args.flag_names, spec, args)
+    for place, flag in enumerate(f for f in command.flags if f.positional):
+        values[flag.name] = flag.type(getattr(args, f"_arg{place}"))
     return print_report(command.run(variant, values), args)
 
 
@@ -397,8 +417,10 @@ def build_parser() -> argparse.ArgumentParser:
         first = next(c for c in offering[0].commands if c.name == name)
         sub_parser = sub.add_parser(name, help=first.help)
         sub_parser.add_argument("game", help=", ".join(spec.name for spec in offering))
-        flags = game_flags(offering, lambda spec, name=name: next(
-            c.flags for c in spec.commands if c.name == name))
+        flags = game_flags(offering, lambda spec, name=name: tuple(
+            f for f in next(c.flags for c in spec.commands if c.name == name)
+            if not f.positional))
+        add_positionals(sub_parser, name, offering)
         add_flags(sub_parser, flags)
         add_rules_flag(sub_parser, offering)
         sub_parser.add_argument("--option", action="append", metavar="KEY=VALUE",

@@ -170,6 +170,24 @@ def pig_match_hold(first: int, second: int, target: int = 100, tol: float = 1e-1
     return float(win[first][0, 0])
 
 
+# ------------------------------------------------------------------ Lesson 7: Lost Cities
+def lost_cities_check() -> Fraction:
+    """Deck 3, red expedition 2 3 4 5, R6 in hand, no other red card seen.  The unseen cards
+    are the 3 of the deck and the opponent's 8: 11, of them RH x3 and R7-R10.  Both players draw
+    from the deck: you draw deck cards 1 and 3, the opponent card 2; only your first draw comes
+    before your last play.  Every order of the 11 cards is equally likely: count the orders."""
+    from itertools import permutations
+
+    unseen = ["RH", "RH", "RH", "R7", "R8", "R9", "R10", "x1", "x2", "x3", "x4"]
+    above, total = 0, 0
+    for order in permutations(range(len(unseen)), 3):  # the deck, top first
+        first = unseen[order[0]]
+        score = 20 + int(first[1:]) - 20 if first in ("R7", "R8", "R9", "R10") else 0
+        above += score > 0
+        total += 1
+    return Fraction(above, total)
+
+
 def main() -> None:
     sys.setrecursionlimit(10_000)
     print(f"Lesson 1  P(bust) after 5h 9s:            {lesson1()} = {float(lesson1()):.4f}")
@@ -196,6 +214,7 @@ def main() -> None:
         print(f"Lesson 5  {label}: standard {a} = {float(a):.4f}, buried {b} = {float(b):.4f},"
               f" B - A = {b - a} = {float(b - a):.4f}")
     print(f"Lesson 6  Pig, both hold at 20, first wins {pig_match_hold(20, 20):.6f}")
+    print(f"Lesson 7  Lost Cities, P(red ends above 0): {lost_cities_check()}")
 
 
 if __name__ == "__main__":

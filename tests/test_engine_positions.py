@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from pushluck_teach.games import all_games, get_game
+from pushluck_teach.games import get_game, turn_games
 from pushluck_teach.games.base import DRAW, STOP, Engine, GameSpec, Variant
 from pushluck_teach.games.hit_list import HitListEngine, HitListVariant
 from pushluck_teach.games.incan_gold import IncanGoldVariant, incan_gold_position, infer_round
@@ -41,7 +41,7 @@ def variants(spec: GameSpec) -> list[tuple[str, Variant]]:
     return out
 
 
-CASES = [(spec, label, variant) for spec in all_games() for label, variant in variants(spec)]
+CASES = [(spec, label, variant) for spec in turn_games() for label, variant in variants(spec)]
 
 
 def players_for(spec: GameSpec, variant: Variant) -> list[int]:
@@ -188,14 +188,14 @@ def test_incan_gold_reports_the_round_it_assumed(drawn: str, removed: str, expec
 
 
 def test_other_games_assume_nothing() -> None:
-    for spec in all_games():
+    for spec in turn_games():
         if spec.name != "incan-gold":
             model, _ = spec.position(spec.variant_cls())
             assert model.assumed() == {}
 
 
 def test_stop_is_never_offered_before_the_first_draw() -> None:
-    for spec in all_games():
+    for spec in turn_games():
         model, state = spec.position(spec.variant_cls())
         assert STOP not in model.actions(state), spec.name
         assert get_game(spec.name) is spec

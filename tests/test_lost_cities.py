@@ -9,7 +9,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pushluck_teach.games import lost_cities as lc
@@ -72,6 +72,7 @@ def _recompute(handshakes: int, numbers: list[int]) -> int:
     return value
 
 
+@settings(deadline=None)   # the machine is shared: no per-example time limit
 @given(legal_expeditions(), st.sampled_from(lc.COLOURS))
 def test_any_legal_expedition_matches_recomputation(exp: tuple[int, list[int]],
                                                     colour: str) -> None:
@@ -82,6 +83,7 @@ def test_any_legal_expedition_matches_recomputation(exp: tuple[int, list[int]],
     assert lc.score_expedition(text, colour).total == _recompute(handshakes, numbers)
 
 
+@settings(deadline=None)
 @given(legal_expeditions())
 def test_bonus_is_not_multiplied(exp: tuple[int, list[int]]) -> None:
     handshakes, numbers = exp
@@ -94,6 +96,7 @@ def test_bonus_is_not_multiplied(exp: tuple[int, list[int]]) -> None:
     assert result.bonus == expected_bonus
 
 
+@settings(deadline=None)
 @given(legal_expeditions())
 def test_descending_numbers_are_refused(exp: tuple[int, list[int]]) -> None:
     handshakes, numbers = exp
@@ -419,3 +422,73 @@ def test_command_line_answers() -> None:
         lc.odds_from_flags(variant, {"deck_left": 3})
     with pytest.raises(PositionError, match="--deck-left"):
         lc.odds_from_flags(variant, {"colour": "R"})
+
+
+# --------------------------------------------------------------------------------------------
+# Registration and the command line
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from pushluck_teach.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_registered_without_a_turn_model() -> None:
+    from pushluck_teach.games import all_games, get_game, turn_games
+
+    spec = get_game("lost-cities")
+    assert spec in all_games() and spec not in turn_games() and not spec.has_turn_model
+    assert set(spec.bots) == {"simple", "odds", "search"}
+    engine = spec.new_engine(seed=1)
+    for name in spec.bots:
+        assert spec.bots[name]().choose(engine) in engine.legal_actions()
+    report = spec.odds(spec.variant_cls(), spec.example)
+    assert report.text_lines() and report.as_json()["colour"] == "R"
+    with pytest.raises(PositionError, match="no draw/stop turn"):
+        engine.turn_position()
+
+
+def test_cli_score() -> None:
+    import json
+
+    assert _cli("score", "lost-cities", "H H 4 5 6 7 8 10")[1].splitlines()[0] == "80"
+    code, out, err = _cli("score", "lost-cities", "2 3 7 8 10", "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"cards": ["R2", "R3", "R7", "R8", "R10"], "handshakes": 0,
+                               "numbers_sum": 30, "card_count": 5, "multiplier": 1,
+                               "base": 10, "multiplied": 10, "bonus": 0, "score": 10}
+    assert _cli("score", "lost-cities", "H 4 6 7")[1].splitlines()[0] == "-6"
+    for bad, words in [("5 4", "must rise"), ("4 H", "handshake"), ("R4 R4", "twice"),
+                       ("R4 B5", "mix"), ("R²", "bad card"), ("Q7", "bad card")]:
+        code, out, err = _cli("score", "lost-cities", bad)
+        assert code == 2 and out == "" and words in err and len(err.splitlines()) == 1, bad
+
+
+def test_cli_odds_agrees_with_the_engine_position() -> None:
+    import json
+
+    engine = lc.LostCitiesEngine(lc.LostCitiesVariant(), 2, 8)
+    for action in ("discard:" + engine.hand(0)[0].code, "draw:deck",
+                   "discard:" + engine.hand(1)[0].code, "draw:deck"):
+        engine.act(action)
+    for colour in lc.COLOURS:
+        flags = engine.position_flags(colour)
+        argv = ["odds", "lost-cities", "--json", "--exact"]
+        for name, value in flags.items():
+            argv += ["--" + name.replace("_", "-"), value]
+        code, out, err = _cli(*argv)
+        assert code == 0 and err == "", err
+        assert json.loads(out) == engine.analysis(colour).as_json(exact=True)
+    code, _, err = _cli("odds", "lost-cities", "--colour", "R", "--deck-left", "x")
+    assert code == 2 and "deck count" in err
+    code, _, err = _cli("odds", "lost-cities", "--hand", "R4", "--deck-left", "20")
+    assert code == 2 and "--colour" in err
+    code, _, err = _cli("odds", "pig", "--colour", "R")
+    assert code == 2 and "does not apply to pig" in err

@@ -9,9 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pushluck_teach.games import get_game
 from pushluck_teach.games import lost_cities as lc
 from pushluck_teach.games import lost_cities_bots as bots
 from pushluck_teach.games.base import RulesError
+from pushluck_teach.sim.duel import duel, mirrored_pair
 
 
 def _play_game(names: tuple[str, str], seed: int) -> list[str]:
@@ -23,7 +25,7 @@ def _play_game(names: tuple[str, str], seed: int) -> list[str]:
         assert action in engine.legal_actions()
         actions.append(action)
         engine.act(action)
-        assert len(actions) < 2 * bots.MAX_ACTIONS
+        assert len(actions) < 2_000
     return actions
 
 
@@ -94,7 +96,18 @@ def test_fast_plan_means_agree_with_the_exact_distribution(top: int, held: set[i
 @pytest.mark.slow
 @pytest.mark.parametrize("strong", ["odds", "search"])
 def test_stronger_bots_beat_the_simple_one_on_mirrored_deals(strong: str) -> None:
-    result = bots.duel(bots.BOTS[strong], bots.BOTS["simple"], pairs=40, first_seed=500)
+    result = duel(get_game("lost-cities"), lc.LostCitiesVariant(matches=1), bots.BOTS[strong],
+                  bots.BOTS["simple"], pairs=40, first_seed=500)
     low, _ = result.interval
     assert low > 0, result
     assert result.win_rate > 0.5
+
+
+def test_mirrored_pair_swaps_the_seats_on_the_same_deal() -> None:
+    """Two copies of one deterministic bot: the second match is the first with the seats
+    swapped, so the two differences cancel exactly."""
+    spec, variant = get_game("lost-cities"), lc.LostCitiesVariant(matches=1)
+    first, second = mirrored_pair(spec, variant, bots.BOTS["simple"], bots.BOTS["simple"], 3)
+    assert first == -second
+    result = duel(spec, variant, bots.BOTS["simple"], bots.BOTS["simple"], pairs=3)
+    assert result.mean_difference == 0 and result.pairs == 3 and result.win_rate == 0.5

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pushluck_teach.games import all_games, get_game
+from pushluck_teach.games import get_game, turn_games
 from pushluck_teach.games.base import Engine, GameSpec, Variant
 from pushluck_teach.sim import OptimalTurnBot
 from pushluck_teach.sim.run import SimulationResult
@@ -29,7 +29,7 @@ Setup = Callable[[Engine], None]
 
 def option_variants() -> list[tuple[GameSpec, str, Variant]]:
     out = []
-    for spec in all_games():
+    for spec in turn_games():
         for name, variant in sorted(spec.presets.items()):
             out.append((spec, name, variant))
         default = spec.variant_cls()

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from pushluck_teach.games import all_games
+from pushluck_teach.games import turn_games
 from pushluck_teach.games.base import GameSpec
 from pushluck_teach.sim import OptimalTurnBot, ThresholdBot, simulate_turns
 from pushluck_teach.solve.turn import TurnSolver, expectation
 
-GAMES = all_games()
+GAMES = turn_games()
 TURNS = 20_000
 
 

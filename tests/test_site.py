@@ -30,6 +30,7 @@ from test_browser import (
     assert_clean,
     check_against_cli,
     cli_odds,
+    draw_stop_page,
     free_port,
     launch_chromium,
     wait_for_chart_change,
@@ -37,7 +38,7 @@ from test_browser import (
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb"))
+PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb") if draw_stop_page(p))
 #: Pyodide starts, installs ~20 wheels and imports the package: minutes on a loaded machine
 PAGE_TIMEOUT_MS = 300_000
 

@@ -16,7 +16,7 @@ from html import unescape
 import pytest
 
 from pushluck_teach import cli
-from pushluck_teach.games import all_games
+from pushluck_teach.games import turn_games
 from pushluck_teach.games.base import DRAW, STOP, PositionError
 from pushluck_teach.sim.bots import make_bot
 from pushluck_teach.solve.turn import cached_solver
@@ -24,7 +24,7 @@ from pushluck_teach.ui import GameTable, play
 from pushluck_teach.ui.figures import LiveFigureWidget, fraction_text
 from pushluck_teach.ui.table import action_class
 
-GAMES = [spec.name for spec in all_games()]
+GAMES = [spec.name for spec in turn_games()]
 # Their first decisions need solves and distributions of seconds (a full 54-card deck, a whole
 # temple round, a 52-card turn with a discard pile); their quick tests are the hot-seat ones.
 HEAVY = {"captain-seven", "incan-gold", "lands-uncharted"}

@@ -6,10 +6,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from pushluck_teach.games.base import all_games, get_game
+from pushluck_teach.games.base import all_games, get_game, turn_games
 
 for _module in pkgutil.iter_modules(__path__):
     if _module.name != "base":
         importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["all_games", "get_game"]
+__all__ = ["all_games", "get_game", "turn_games"]

@@ -399,13 +399,24 @@ class TurnRecord:
 
 
 @dataclass(frozen=True)
+class CardFace:
+    """How a table draws one card of any game: its code, the text a screen reader says
+    (``"red 4"``), and its suit as a palette index and a name."""
+
+    code: str
+    label: str
+    suit: int
+    suit_name: str
+
+
+@dataclass(frozen=True)
 class CardZone:
     """One place cards lie on a card-play table: a hand, an expedition, a discard pile, the deck.
 
     ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
-    (any game's notation; a pile's top last); a ``hidden`` zone lists no cards but still
-    ``count``s them.  ``key`` is stable (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the
-    zone's colour or suit code, if it has one.
+    (any game's notation; a pile's top last) and ``faces`` the same cards to draw (when the game
+    gives them); a ``hidden`` zone lists no cards but still ``count``s them.  ``key`` is stable
+    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any.
     """
 
     key: str
@@ -415,6 +426,7 @@ class CardZone:
     count: int
     hidden: bool = False
     colour: str | None = None
+    faces: tuple[CardFace, ...] = ()
 
 
 @dataclass(frozen=True)

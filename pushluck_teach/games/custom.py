@@ -1047,7 +1047,7 @@ class CustomEngine(Engine):
             pile = list(rules.deck_cards())
             for card in held:
                 pile.remove(card)
-            self.pile = pile
+            self.pile, self.discard = pile, []
             self.rng.shuffle(self.pile)
         elif not self.pile:
             self.pile, self.discard = self.discard, []
@@ -1165,22 +1165,16 @@ class CustomEngine(Engine):
         self._begin_turn()
 
     # ---- accessors ---------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self._over:
-            return ()
-        best = max(self._scores)
-        return tuple(i for i, s in enumerate(self._scores) if s == best)
+    def card_locations(self) -> dict[str, tuple[Card, ...]]:
+        """The draw pile, this turn's haul, every player's allies and the discard pile (a dice
+        game has no cards)."""
+        if self.rules.dice:
+            return {}
+        return {"draw pile": tuple(self.pile),
+                # the last turn's haul went to the discard pile when the game ended
+                "haul": () if self._over else tuple(c for c in self.haul if isinstance(c, Card)),
+                "allies": tuple(c for allies in self._allies for c in allies),
+                "discard pile": tuple(self.discard)}
 
     def turn_position(self) -> tuple[CustomTurnModel, CState]:
         """The mover's turn: the pile at the turn start, the allies held then, this turn's

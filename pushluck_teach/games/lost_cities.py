@@ -72,13 +72,20 @@ from fractions import Fraction
 from typing import Any
 
 from pushluck_teach.games.base import (
+    CardFace,
+    CardZone,
     Engine,
+    Flag,
+    GameCommand,
+    GameSpec,
     IllegalActionError,
-    OptionError,
     PositionError,
     RulesError,
     TableView,
     Variant,
+    option,
+    parse_whole_number,
+    register,
 )
 
 GAME = "lost-cities"
@@ -159,9 +166,10 @@ def full_deck() -> tuple[LCCard, ...]:
 def _parse_rank(text: str, token: str) -> int:
     if text.upper() == "H":
         return HANDSHAKE
-    if text.isdigit() and int(text) in NUMBERS:
+    if text.isascii() and text.isdigit() and int(text) in NUMBERS:
         return int(text)
-    raise PositionError(f"bad card {token!r}: a rank is H (handshake) or 2-10")
+    raise PositionError(f"bad card {token!r}: write colour (Y B W G R) + rank (H, 2-10), e.g. "
+                        f"R4, GH, B10 (in an expedition the colour may be left out)")
 
 
 def parse_card(token: str, colour: str | None = None) -> LCCard:
@@ -341,48 +349,23 @@ class LostCitiesVariant(Variant):
     """Lost Cities' option: the number of matches in a game (1-9, default 3)."""
 
     game = GAME
-    matches: int = 3
-
-    def __post_init__(self) -> None:
-        if isinstance(self.matches, bool) or not isinstance(self.matches, int) \
-                or not 1 <= self.matches <= MAX_MATCHES:
-            raise OptionError(
-                f"option 'matches' must be a whole number 1-{MAX_MATCHES}, not {self.matches!r}"
-            )
+    matches: int = option(3, "Matches", "matches in a game; the totals of all matches decide",
+                          low=1, high=MAX_MATCHES)
 
 
 # --------------------------------------------------------------------------------------------
 # The view a card-play table shows
 
 
-@dataclass(frozen=True)
-class CardZone:
-    """One place on the table: a hand, an expedition, a discard pile or the deck.
-
-    ``cards`` are card codes in order (a pile's top last); a hidden zone lists no cards but
-    still ``count`` them.  ``key`` is stable (``hand:0``, ``expedition:1:R``, ``discard:R``,
-    ``deck``); ``colour`` is the zone's colour code, if it has one.
-    """
-
-    key: str
-    label: str
-    owner: int | None
-    cards: tuple[str, ...]
-    count: int
-    hidden: bool = False
-    colour: str | None = None
+def card_face(card: LCCard) -> CardFace:
+    return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour])
 
 
-@dataclass(frozen=True)
-class ZonedTableView(TableView):
-    """A :class:`TableView` with the table's card zones, for games played with visible cards.
-
-    ``viewer`` is the player whose hand is shown (``None``: no hand shown).
-    """
-
-    zones: tuple[CardZone, ...] = ()
-    viewer: int | None = None
-    phase: str = ""
+def _zone(key: str, label: str, owner: int | None, cards: Sequence[LCCard], *,
+          hidden: bool = False, colour: str | None = None) -> CardZone:
+    shown = () if hidden else tuple(cards)
+    return CardZone(key, label, owner, tuple(c.code for c in shown), len(cards), hidden=hidden,
+                    colour=colour, faces=tuple(card_face(c) for c in shown))
 
 
 # --------------------------------------------------------------------------------------------
@@ -437,14 +420,6 @@ class LostCitiesEngine(Engine):
         self.turns_played = 0
 
     @property
-    def current_player(self) -> int:
-        return self._player
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
     def phase(self) -> str:
         """``"play"`` (play or discard a card) or ``"draw"``; ``""`` once the game is over."""
         return "" if self._over else self._phase
@@ -489,20 +464,6 @@ class LostCitiesEngine(Engine):
     def match_score(self, player: int) -> int:
         """The player's score in the match being played, if it ended now."""
         return sum(self.expedition_scores(player))
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self._over:
-            return ()
-        best = max(self._scores)
-        return tuple(p for p in range(2) if self._scores[p] == best)
-
-    def turn_position(self) -> tuple[Any, Any]:
-        raise PositionError(
-            "lost-cities has no draw/stop turn: ask lost_cities.expedition_odds for a colour"
-        )
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -639,29 +600,23 @@ class LostCitiesEngine(Engine):
                 f"Take the top {COLOUR_NAMES.get(what, what)} discard"
         return f"{'Play' if verb == PLAY else 'Discard'} {what}"
 
-    def view(self, viewer: int | None = -1) -> ZonedTableView:
+    def view(self, viewer: int | None = -1) -> TableView:
         """What the table shows; ``viewer`` is whose hand is face up (default: the player to
         move; ``None``: nobody's, as on a hot-seat table between turns)."""
         shown = self._player if viewer == -1 else viewer
         zones: list[CardZone] = []
         for p in range(2):
-            hand = self._hands[p]
-            visible = shown == p
-            zones.append(CardZone(f"hand:{p}", f"Player {p + 1}'s hand", p,
-                                  tuple(c.code for c in hand) if visible else (), len(hand),
-                                  hidden=not visible))
+            zones.append(_zone(f"hand:{p}", f"Player {p + 1}'s hand", p, self._hands[p],
+                               hidden=shown != p))
         for p in range(2):
             for i, colour in enumerate(COLOURS):
-                pile = self._expeditions[p][i]
-                zones.append(CardZone(
-                    f"expedition:{p}:{colour}",
-                    f"Player {p + 1}'s {COLOUR_NAMES[colour]} expedition", p,
-                    tuple(c.code for c in pile), len(pile), colour=colour))
+                zones.append(_zone(f"expedition:{p}:{colour}",
+                                   f"Player {p + 1}'s {COLOUR_NAMES[colour]} expedition", p,
+                                   self._expeditions[p][i], colour=colour))
         for i, colour in enumerate(COLOURS):
-            pile = self._discards[i]
-            zones.append(CardZone(f"discard:{colour}", f"{COLOUR_NAMES[colour]} discard pile",
-                                  None, tuple(c.code for c in pile), len(pile), colour=colour))
-        zones.append(CardZone(DECK, "deck", None, (), len(self._deck), hidden=True))
+            zones.append(_zone(f"discard:{colour}", f"{COLOUR_NAMES[colour]} discard pile",
+                               None, self._discards[i], colour=colour))
+        zones.append(_zone(DECK, "deck", None, self._deck, hidden=True))
         match_lines = tuple(
             (f"this match: {self.match_score(p)}",) for p in range(2))
         finished = ""
@@ -669,7 +624,7 @@ class LostCitiesEngine(Engine):
             winners = self.winners()
             finished = ("A tie" if len(winners) == 2 else f"Player {winners[0] + 1} wins") + \
                 f" {self._scores[0]} to {self._scores[1]}."
-        return ZonedTableView(
+        return TableView(
             scores=self.scores(),
             current_player=self._player,
             turn_lines=(f"{'Play or discard a card' if self._phase == PLAY else 'Draw a card'}",),
@@ -680,17 +635,40 @@ class LostCitiesEngine(Engine):
             finished_text=finished,
             zones=tuple(zones),
             viewer=shown,
-            phase=self.phase,
         )
 
-    def position_flags(self) -> dict[str, str]:
-        """The current position as ``pushluck odds lost-cities`` flags (colour left out)."""
+    def analysis_subjects(self) -> tuple[tuple[str, str], ...]:
+        """What the analysis panel can be asked about: one expedition colour each."""
+        return tuple((COLOUR_NAMES[c], c) for c in COLOURS)
+
+    def analysis(self, subject: str) -> ExpeditionOdds:
+        """The exact odds of the mover's expedition of colour ``subject``, from what the
+        mover knows: the same numbers as ``pushluck odds lost-cities`` with
+        ``position_flags(subject)``."""
+        if self._over:
+            raise PositionError("the game is over")
+        flags = self.position_flags(subject)
+        return expedition_odds(flags["colour"], hand=flags["hand"],
+                               expedition=flags["expedition"], seen=flags["seen"],
+                               deck_left=int(flags["deck_left"]), phase=self._phase)
+
+    def position_flags(self, subject: str | None = None) -> dict[str, str]:
+        """The mover's position as ``pushluck odds lost-cities`` flags for colour ``subject``
+        (without one: no ``colour``/``expedition``, and ``seen`` leaves out the mover's own
+        expeditions)."""
         me = self._player
-        return {
-            "hand": cards_text(self._hands[me]),
-            "seen": cards_text(self.public_cards()),
-            "deck_left": str(len(self._deck)),
-        }
+        colour = parse_colour(subject) if subject else None
+        mine = [] if colour is None else self._expeditions[me][COLOURS.index(colour)]
+        hidden_from_seen = Counter(c for pile in self._expeditions[me] for c in pile) \
+            if colour is None else Counter(mine)
+        seen = list((Counter(self.public_cards()) - hidden_from_seen).elements())
+        flags = {"hand": cards_text(self._hands[me]), "seen": cards_text(sorted(seen)),
+                 "deck_left": str(len(self._deck))}
+        if colour is not None:
+            flags = {"colour": colour, **flags, "expedition": cards_text(mine)}
+        if self._phase == DRAW_FROM:
+            flags["phase"] = DRAW_FROM
+        return flags
 
 
 class HotSeat:
@@ -718,7 +696,7 @@ class HotSeat:
             self.revealed = False
         return out
 
-    def view(self) -> ZonedTableView:
+    def view(self) -> TableView:
         return self.engine.view(self.engine.current_player if self.revealed else None)
 
 
@@ -934,6 +912,18 @@ class ScoreDistribution:
 
 
 @dataclass(frozen=True)
+class ChartBars:
+    """One bar chart of a report, for a table's analysis panel (exact values, text on bars)."""
+
+    title: str
+    x_title: str
+    y_title: str
+    labels: tuple[str, ...]
+    values: tuple[Fraction, ...]
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CardOdds:
     """One card of the colour you do not hold: where it may be and whether it will be yours."""
 
@@ -984,6 +974,35 @@ class ExpeditionOdds:
         if mean > 0:
             return f"open {name}: the plan expects {_fmt(mean)} points, more than 0 for waiting"
         return f"do not open {name} yet: the plan expects {_fmt(mean)} points, below 0"
+
+    @property
+    def headline(self) -> str:
+        """The panel's first line: the verdict and the clock."""
+        return (f"{self.verdict[0].upper()}{self.verdict[1:]}. Deck {self.deck_left}: you have "
+                f"{self.my_turns} turns left, the opponent {self.opponent_turns}.")
+
+    def chart_bars(self) -> tuple[ChartBars, ...]:
+        """The final score's distribution under the plan, and each missing card's chances."""
+        name = COLOUR_NAMES[self.colour]
+        scores = ChartBars(
+            f"Final {name} score if you play every {name} card you get (mean "
+            f"{_fmt(self.plan.mean)})", "final score", "probability",
+            tuple(str(s) for s, _ in self.plan.probabilities),
+            tuple(p for _, p in self.plan.probabilities),
+            tuple(f"{float(p):.1%}" for _, p in self.plan.probabilities))
+        cards = ChartBars(
+            f"Chance each missing {name} card ends on your expedition", "card", "probability",
+            tuple(m.card.code for m in self.missing), tuple(m.p_played for m in self.missing),
+            tuple(f"{float(m.p_played):.1%}" for m in self.missing))
+        if self.extra_handshake is None:
+            return scores, cards
+        extra = self.extra_handshake
+        handshake = ChartBars(
+            f"The same with one more handshake (mean {_fmt(extra.mean)})", "final score",
+            "probability", tuple(str(s) for s, _ in extra.probabilities),
+            tuple(p for _, p in extra.probabilities),
+            tuple(f"{float(p):.1%}" for _, p in extra.probabilities))
+        return scores, cards, handshake
 
     def as_json(self, exact: bool = False) -> dict[str, Any]:
         def num(x: Fraction) -> Any:
@@ -1127,9 +1146,7 @@ def odds_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionOdd
             raise PositionError(f"lost-cities odds needs {flag}")
     deck_left = flags["deck_left"]
     if isinstance(deck_left, str):
-        if not deck_left.strip().isdigit():
-            raise PositionError(f"bad deck count {deck_left!r}: a whole number")
-        deck_left = int(deck_left)
+        deck_left = parse_whole_number(deck_left, "deck count", PositionError)
     return expedition_odds(flags["colour"], hand=flags.get("hand") or "",
                            expedition=flags.get("expedition") or "",
                            seen=flags.get("seen") or "", deck_left=deck_left,
@@ -1139,3 +1156,47 @@ def odds_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionOdd
 def score_from_flags(variant: Variant, flags: Mapping[str, Any]) -> ExpeditionScore:
     """``pushluck score lost-cities "H H 4 5 6 7 8 10"``: the expedition's score."""
     return score_expedition(flags.get("expedition") or "")
+
+
+def _no_turn_model(variant: Variant, **flags: Any) -> Any:
+    raise PositionError("lost-cities has no draw/stop turn: its odds are per expedition")
+
+
+def _bot_factory(name: str) -> Any:
+    def make() -> Any:
+        from pushluck_teach.games import lost_cities_bots  # the bots build on this module
+
+        return lost_cities_bots.make_bot(name, 0)
+    return make
+
+
+ODDS_FLAGS = (
+    Flag("colour", "the expedition's colour: Y B W G R", str, "C"),
+    Flag("hand", "your cards (R4 GH B10 ...)", str, "CARDS"),
+    Flag("expedition", "your expedition of that colour, in the order played", str, "CARDS"),
+    Flag("seen", "every other face-up card of that colour (both sides, discard piles)", str,
+         "CARDS"),
+    Flag("deck_left", "cards left in the deck", str, "N"),
+    Flag("phase", "play (start of your turn, default) or draw (after your play)", str, "PHASE"),
+)
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Lost Cities",
+    variant_cls=LostCitiesVariant,
+    engine_cls=LostCitiesEngine,
+    position=_no_turn_model,
+    min_players=2,
+    max_players=2,
+    presets={"standard": LostCitiesVariant(), "one match": LostCitiesVariant(matches=1)},
+    blurb="Two players open expeditions: each is a bet of 20 points against the deck's clock.",
+    position_flags=ODDS_FLAGS,
+    odds=odds_from_flags,
+    commands=(GameCommand(
+        "score", "score an expedition (Lost Cities): cards in the order played",
+        (Flag("expedition", "the expedition's cards, e.g. \"H H 4 5 6 7 8 10\"", str,
+              "EXPEDITION", positional=True),),
+        score_from_flags),),
+    bots={name: _bot_factory(name) for name in ("simple", "odds", "search")},
+    example={"colour": "R", "hand": "RH R3 R5 R8 B2 G4 W7 Y9", "deck_left": "30"},
+))

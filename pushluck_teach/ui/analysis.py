@@ -180,18 +180,18 @@ def numbers_hook(numbers: PositionNumbers | None) -> str:
     """The DOM hook the browser test reads: every number the panel states about the decision,
     as data attributes of a hidden span (``data-p-bust``, ``data-ev-stop``,
     ``data-ev-draw-once``, ``data-ev-optimal`` as exact fractions, or as floats when
-    ``data-exact-values`` is ``"false"``; ``data-best`` the best action; "n/a" when absent)."""
+    ``data-exact-values`` is ``"false"``; ``data-best`` the best action; "none" when absent)."""
     if numbers is None:
-        return '<span class="pushluck-numbers-hook" hidden data-best="n/a"></span>'
+        return '<span class="pushluck-numbers-hook" hidden data-best="none"></span>'
     values = {choice.key: choice.value for choice in numbers.choices}
 
     def shown(value: Number | None) -> str:
         if value is None:
-            return "n/a"
+            return "none"
         return F.fraction_text(value) if numbers.exact_values else repr(float(value))
 
     attributes = {
-        "p-bust": F.fraction_text(numbers.p_bust) if numbers.p_bust is not None else "n/a",
+        "p-bust": F.fraction_text(numbers.p_bust) if numbers.p_bust is not None else "none",
         "ev-stop": shown(values.get("stop")),
         "ev-draw-once": shown(values.get("draw_once")),
         "ev-optimal": shown(numbers.ev_optimal),
@@ -705,8 +705,11 @@ class AnalysisPanel(widgets.VBox):
         if decided is None:
             parts.append(f"Recommended for the best chance to win: "
                          f"<strong>{escape(label(best))}</strong>.")
+        hook = (f'<span class="pushluck-numbers-hook" hidden data-objective="win" '
+                f'data-p-bust="{F.fraction_text(numbers.p_bust, "none")}" '
+                f'data-best="{escape(str(best), quote=True)}"></span>')
         self.headline.value = ("<div class='pushluck-headline' data-objective='win'>"
-                               + " ".join(parts) + "</div>")
+                               + " ".join(parts) + hook + "</div>")
         self.recommended = best
         self.objective_shown = "win"
 

@@ -428,6 +428,10 @@ class GameTable(widgets.VBox):
             return
         try:
             variant = self.spec.variant(change["new"])
+            # rules that can seat nobody are refused before the game in progress is replaced,
+            # so a refusal leaves it as it was (rules for fewer seats fit the seats instead)
+            if not self._players_allowed(variant):
+                raise OptionError("these rules cannot start a game with any number of players")
         except (RulesError, CardError, ValueError, TypeError) as exc:
             self._set_options_quietly(self.variant.options())
             self._error(f"bad options: {exc}")
@@ -475,7 +479,9 @@ class GameTable(widgets.VBox):
         solution covers the table (the toggle is then hidden and the coach aims for points)."""
         try:
             return action_win_chances_task(engine)
-        except (RulesError, CardError, ValueError):
+        except (RulesError, CardError, ValueError, ImportError):
+            # ImportError: the static site's in-browser Python has no NumPy for the
+            # whole-game solvers (the gauge says so); the coach then aims for points
             return None
 
     def _objective_flags(self, engine: Engine, flags: dict[str, str]) -> dict[str, str]:
@@ -1166,10 +1172,16 @@ class GameTable(widgets.VBox):
         return rules_to_json(self.variant)
 
 
-def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> GameTable:
-    """A table for ``game`` (one human seat against the optimal-turn bot by default).  A Play
+def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> widgets.VBox:
+    """A table for ``game``: a :class:`GameTable` (one human seat against the optimal-turn bot by
+    default), or for a game without a draw/stop turn a
+    :class:`~pushluck_teach.ui.card_table.CardTable` (one human against the game's bot).  A Play
     page has its own title, so the table shows its title only in projector mode (where the
     page's text is folded away) unless ``title=True``."""
+    if not get_game(game).has_turn_model:
+        from pushluck_teach.ui.card_table import CardTable  # it builds on this module
+
+        return CardTable(game, **kwargs)
     table = GameTable(game, **kwargs)
     if not title:
         table.title_html.add_class("pl-only-projector")

@@ -16,6 +16,7 @@ message, never a traceback.
 * Lesson 4 :mod:`.exact_vs_simulation` — :class:`SimulationLesson`
 * Lesson 5 :mod:`.rule_variants` — :class:`RuleVariantsLesson`
 * Lesson 6 :mod:`.winning_the_game` — :class:`WinningTheGame`
+* Lesson 7 :mod:`.investing` — :class:`OddsExplorer`, :class:`LuckVersusSkill`, :func:`bet_table`
 * :mod:`.answers` (check-yourself questions) and :mod:`.common` (positions, layout, messages)
 """
 

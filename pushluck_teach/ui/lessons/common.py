@@ -17,7 +17,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from pushluck_teach.cards import CardError, Deck, parse_cards
-from pushluck_teach.games import all_games
+from pushluck_teach.games import turn_games
 from pushluck_teach.games.base import (
     CARDS,
     DRAW,
@@ -112,8 +112,8 @@ def game_choices(games: Iterable[str] | None = None,
     """``(title, name)`` of the registered games a lesson offers: ``games`` in that order (the
     notebook's list; names not registered are left out) or every registered game, keeping
     those ``keep`` accepts."""
-    specs = ([spec for spec in all_games() if spec.name in set(games)] if games is not None
-             else list(all_games()))
+    specs = ([spec for spec in turn_games() if spec.name in set(games)] if games is not None
+             else list(turn_games()))
     if games is not None:
         order = {name: k for k, name in enumerate(games)}
         specs.sort(key=lambda spec: order[spec.name])

@@ -12,7 +12,7 @@ from html import escape
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from pushluck_teach.games import all_games
+from pushluck_teach.games import turn_games
 from pushluck_teach.games.base import RulesError, get_game
 from pushluck_teach.ui.figures import probability_text, sync_widget_state, value_text
 from pushluck_teach.ui.lessons.answers import CheckAnswer
@@ -72,7 +72,7 @@ class RuleVariantsLesson(widgets.VBox):
         ``drawn``: the position; ``left``/``right``: the presets compared (default: the first
         and the last)."""
         if game is None:
-            game = next((s.name for s in all_games() if len(s.presets) > 1), None)
+            game = next((s.name for s in turn_games() if len(s.presets) > 1), None)
             if game is None:
                 raise RulesError("no registered game has two rule presets to compare")
         spec = get_game(game)

@@ -1,0 +1,129 @@
+"""Lost Cities in a real browser: the app from ``scripts/run_app.sh`` on this test's port,
+headless Debian Chromium via Playwright.  Opens ``Play_Lost_Cities.ipynb``, plays a card and a
+draw by clicking, and checks that the odds panel's numbers are the lines ``pushluck odds``
+prints for the command the page shows.  A missing Chromium is a failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("PUSHLUCK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update"]
+PORT = 8874
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+TIMEOUT_MS = 180_000
+
+pytestmark = pytest.mark.browser
+
+
+def start_app() -> tuple[subprocess.Popen, Path]:
+    log = Path(tempfile.mkstemp(prefix="pushluck-lost-", suffix=".log")[1])
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
+                                     else "")
+    with log.open("wb") as out:
+        proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "run_app.sh"), "--no-install",
+                                 "--port", str(PORT), "--pool", "1"], cwd=ROOT, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 240
+    while not re.search(r"Warm pool: 1 of 1 kernels ready", log.read_text(errors="replace")):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_app(proc)
+            raise AssertionError("the app did not start:\n" + log.read_text(errors="replace"))
+        time.sleep(0.5)
+    return proc, log
+
+
+def stop_app(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+def panel_state(page) -> tuple[str, str, str]:
+    """(headline, the numbers' lines, the command) as the page shows them."""
+    return (page.locator(".pushluck-cardtable .pushluck-headline").inner_text(),
+            page.locator(".pushluck-cardtable .pushluck-numbers").inner_text(),
+            page.locator(".pushluck-cardtable code.pushluck-cli").inner_text())
+
+
+def wait_for_panel(page, previous_command: str | None = None) -> tuple[str, str, str]:
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        try:
+            headline, numbers, command = panel_state(page)
+        except Exception:  # noqa: BLE001 - the panel is not drawn yet
+            time.sleep(0.5)
+            continue
+        if numbers and "Computing" not in headline and command != previous_command:
+            return headline, numbers, command
+        time.sleep(0.5)
+    raise AssertionError("the odds panel did not update")
+
+
+def cli_lines(command: str) -> list[str]:
+    argv = shlex.split(command)
+    assert argv[:3] == ["pushluck", "odds", "lost-cities"], command
+    exe = str(Path(sys.executable).with_name("pushluck"))
+    done = subprocess.run([exe, *argv[1:]], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    return [line.strip() for line in done.stdout.splitlines()]  # HTML drops the indent
+
+
+def test_play_a_card_and_check_the_odds_panel_against_the_cli() -> None:
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), f"Chromium is missing at {CHROMIUM}"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    proc, log = start_app()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                 headless=True)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"http://127.0.0.1:{PORT}/voila/render/Play_Lost_Cities.ipynb",
+                      timeout=TIMEOUT_MS)
+            page.wait_for_selector(".pushluck-cardtable", state="visible", timeout=TIMEOUT_MS)
+            _, numbers, command = wait_for_panel(page)
+            assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
+            faces = page.locator('.pushluck-cardtable [data-zone="hand:0"] .pushluck-face')
+            assert faces.count() == 8
+            assert faces.first.get_attribute("aria-label")            # "red 4" ...
+            page.locator("button[class*='pushluck-action-discard-']").first.click()
+            page.locator("button.pushluck-action-draw-deck").click(timeout=TIMEOUT_MS)
+            page.wait_for_function(
+                "() => /draws from the deck \\(4[0-3] left\\)/.test(document.body.innerText)",
+                timeout=TIMEOUT_MS)
+            headline, numbers, command = wait_for_panel(page, previous_command=command)
+            assert "--deck-left 42" in command, command     # our draw and the bot's
+            assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
+            assert headline.split(".")[0].lower() in "\n".join(cli_lines(command)).lower()
+            page.screenshot(path=str(SCREENSHOTS / "lost-cities.png"), full_page=True)
+            assert not errors, errors
+            browser.close()
+    finally:
+        stop_app(proc)
+        text = log.read_text(errors="replace")
+        log.unlink()
+    assert "Traceback" not in text, text
