@@ -978,6 +978,8 @@ class GameTable(widgets.VBox):
         if engine.is_over:
             raise RulesError("the game is over: press New game to play again")
         player = engine.current_player
+        if self._thinking:
+            raise RulesError(f"{self._seat_name(player)} is still thinking: wait for its move")
         if self._bots[player] is not None:
             raise RulesError(f"it is {self._seat_name(player)}'s move, not a human's")
         legal = engine.legal_actions()
