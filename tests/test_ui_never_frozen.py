@@ -44,6 +44,7 @@ def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes
     meanwhile the table's buttons still play, and the click's new position cancels it."""
     table = GameTable("incan-gold", seats=("human",), seed=5)
     panel = table.panel
+    panel.wait()  # the opening position's work done: the worker is free for the next job
     clear_solver_cache()  # a cold solver
     spec = get_game("incan-gold")
     model, state = spec.position(spec.variant_cls(), round=5)

@@ -265,6 +265,7 @@ def test_whole_game_charts_match_the_solver(name: str) -> None:
 
 def test_bots_only_game_plays_out_and_clicks_after_the_end_are_refused() -> None:
     table = GameTable("pig", seats=("cautious", "greedy"), seed=8, options={"target": 40})
+    table.wait_for_bots()  # the bots move in the worker (background mode)
     engine = table.engine
     assert engine.is_over and engine.winners()
     assert any("wins" in line for line in engine.log)
@@ -280,6 +281,7 @@ def test_bots_only_game_plays_out_and_clicks_after_the_end_are_refused() -> None
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_ends_with_a_winner_shown(name: str) -> None:
     table = GameTable(name, seats=("optimal", "optimal"), seed=4, coach="off")
+    table.wait_for_bots(600)
     assert table.engine.is_over
     assert table.engine.view().finished_text in unescape(table.finished_html.value)
     table.action_buttons[DRAW].click()

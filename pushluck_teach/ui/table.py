@@ -11,13 +11,15 @@
 * ``coach`` — ``off`` / ``after`` (numbers for the decision you just made) / ``always`` (live);
 * ``message`` — the last message shown to the user (what happened, or what was wrong).
 
-``background=False`` computes the distribution chart inside the click (tests); by default a
-worker thread does it so the click returns as soon as the other three charts are updated.
+``background=False`` computes the distribution chart and the bots' moves inside the click
+(tests); by default a worker thread does both, so the click returns as soon as the other three
+charts are updated, and bot seats think off the click path (see :meth:`GameTable._start_bots`).
 
 Everything the page shows comes from the engine (``Engine.view()``, ``Engine.log``,
 ``Engine.legal_actions()``, ``Engine.action_label()``) and from the exact solver through the
 :class:`~pushluck_teach.ui.analysis.AnalysisPanel`; the table holds no game logic.  Bots move
-at once after a human action or a new game, and the log shows what they did.  Every handler is
+after a human action or a new game (in the worker, with "… is thinking" and the action
+buttons disabled meanwhile), and the log shows what they did.  Every handler is
 guarded: bad input or an illegal click leaves a one-line message and the game unchanged.
 
 Keyboard: every control is a native button, checkbox or text box, reachable with Tab and
@@ -29,6 +31,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import threading
+import time
 import typing
 from collections.abc import Callable
 from html import escape
@@ -54,7 +58,9 @@ from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.sim.gauge import action_win_chances_task
+from pushluck_teach.solve.turn import Cancelled, watching
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
+from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.theme import STYLESHEET
@@ -194,6 +200,14 @@ class GameTable(widgets.VBox):
         self._decision: _Decision | None = None
         self._log_at_start = 0
         self._buttons: dict[str, widgets.Button] = {}
+        self._background = background
+        # one lock for every change of the engine and every handler that reads it: a click on
+        # the kernel's thread and a bot's move applied in the worker never interleave
+        self._lock = threading.RLock()
+        self._bot_jobs: LatestOnly[str] = LatestOnly("pushluck-bots")
+        self._bots_idle = threading.Event()
+        self._bots_idle.set()
+        self._thinking = False
         self.add_class("pushluck-table")
         self._build_widgets()
         self.objective_toggle.value = self.objective
@@ -305,6 +319,13 @@ class GameTable(widgets.VBox):
         self.cards_html = widgets.HTML()
         self.action_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.message_html = widgets.HTML()
+        self.thinking_progress = widgets.FloatProgress(
+            value=0.0, min=0.0, max=1.0, bar_style="info",
+            layout=widgets.Layout(width="200px"))
+        self.thinking_html = widgets.HTML()
+        self.thinking_box = widgets.HBox([self.thinking_progress, self.thinking_html])
+        self.thinking_box.add_class("pushluck-bots-thinking")
+        self.thinking_box.layout.display = "none"
         self.finished_html = widgets.HTML()
         self.scores_html = widgets.HTML()
         self.cli_html = widgets.HTML()
@@ -314,7 +335,8 @@ class GameTable(widgets.VBox):
         self.gauge = WinChanceGauge()
         widgets.link((self, "coach"), (self.panel, "coach"))
         left = widgets.VBox(
-            [self.status_html, self.cards_html, self.action_box, self.message_html,
+            [self.status_html, self.cards_html, self.action_box, self.thinking_box,
+             self.message_html,
              self.finished_html, self.gauge, self.cli_html],
             layout=widgets.Layout(width="560px", margin="0 12px 0 0"),
         )
@@ -341,7 +363,8 @@ class GameTable(widgets.VBox):
         @functools.wraps(fn)
         def handler(*args: Any, **kwargs: Any) -> None:
             try:
-                fn(*args, **kwargs)
+                with self._lock:
+                    fn(*args, **kwargs)
             except (RulesError, CardError, ValueError) as exc:
                 self._error(str(exc))
             except Exception as exc:  # never a traceback on the page
@@ -426,6 +449,10 @@ class GameTable(widgets.VBox):
     def _options_changed(self, change: Any) -> None:
         if not self._ready or self._syncing:
             return
+        with self._lock:  # may replace the engine: never while a bot's move is applied
+            self._change_options(change)
+
+    def _change_options(self, change: Any) -> None:
         try:
             variant = self.spec.variant(change["new"])
             # rules that can seat nobody are refused before the game in progress is replaced,
@@ -792,6 +819,7 @@ class GameTable(widgets.VBox):
         self._guarded(self._new_game)()
 
     def _new_game(self) -> None:
+        self._stop_bots()
         self._study = None
         self.engine = None
         self._decision = None
@@ -803,12 +831,18 @@ class GameTable(widgets.VBox):
                                                seed=self.seed)
         finally:
             self._refresh_safely()
-        lines = self._run_bots()
-        self._log_at_start = len(self.engine.log)
         humans = sum(bot is None for bot in self._bots)
         who = f"{humans} human seat{'s' if humans != 1 else ''}" if humans else "bots only"
-        self._say(f"New game of {self.spec.title}, seed {self.seed}, {who}."
-                  + (f" {lines[-1]}" if lines and self.engine.is_over else ""))
+        intro = f"New game of {self.spec.title}, seed {self.seed}, {who}."
+        self._log_at_start = len(self.engine.log)
+        if self._background and self._bot_to_move(self.engine):
+            self._start_bots([], lambda lines: intro + (
+                f" {lines[-1]}" if lines and self.engine is not None and self.engine.is_over
+                else ""), opening=True)
+            return
+        lines = self._run_bots()
+        self._log_at_start = len(self.engine.log)
+        self._say(intro + (f" {lines[-1]}" if lines and self.engine.is_over else ""))
         self._refresh()
 
     def _run_bots(self) -> list[str]:
@@ -828,6 +862,110 @@ class GameTable(widgets.VBox):
             raise RulesError("the bots stopped after 100000 moves")
         return out
 
+    # ---- bots off the click path -----------------------------------------------------------
+    def _bot_to_move(self, engine: Engine) -> bool:
+        return not engine.is_over and self._bots[engine.current_player] is not None
+
+    @property
+    def bots_thinking(self) -> bool:
+        """Whether bot seats are choosing their moves in the worker (buttons disabled)."""
+        return self._thinking
+
+    def wait_for_bots(self, timeout: float = 120.0) -> None:
+        """Block until the bots have finished moving (tests, benchmarks); a no-op when they
+        are not thinking or ``background=False``."""
+        if not self._bots_idle.wait(timeout):
+            raise TimeoutError(f"the bots were still thinking after {timeout} s")
+
+    def _stop_bots(self) -> None:
+        """Supersede the bots' work in progress: its result is dropped, a running solve stops
+        at its next checkpoint (:class:`~pushluck_teach.solve.turn.Cancelled`)."""
+        self._bot_jobs.supersede()
+        self._set_thinking(None)
+
+    def _set_thinking(self, player: int | None) -> None:
+        self._thinking = player is not None
+        if player is None:
+            self.thinking_box.layout.display = "none"
+            self.thinking_html.value = ""
+            self._bots_idle.set()
+            return
+        self._bots_idle.clear()
+        self.thinking_progress.value = 0.0
+        self.thinking_html.value = (f"<span class='pushluck-progress'>"
+                                    f"{escape(self._seat_name(player))} is thinking…</span>")
+        self.thinking_box.layout.display = None
+
+    def _start_bots(self, lines: list[str], say: Callable[[list[str]], str],
+                    opening: bool = False) -> None:
+        """Let the bot seats move off the click path, one move per worker job.
+
+        Why this is safe: the worker only *chooses*.  ``bot.choose(engine)`` reads the engine
+        (``turn_position``, ``legal_actions``) while nothing changes it: whenever a bot is to
+        move, the click path refuses actions (the buttons are disabled, :meth:`_act` refuses a
+        bot's turn), and New game, a seed or an option change does not touch this engine, it
+        replaces ``self.engine`` with a new one and supersedes the job.  The engine is changed
+        in one place only, :meth:`_apply_bot_move`, under the table's lock (which every click
+        handler also holds) and only if the job is still the latest and ``self.engine`` is
+        still the engine it was chosen for; a stale choice is dropped.  The next bot's job is
+        started from there, so the bots of one chain never overlap either.  When a human is to
+        move or the game is over, the table says ``say(lines)`` and refreshes as a synchronous
+        run would.
+        """
+        engine = self.engine
+        assert engine is not None
+        player = engine.current_player
+        bot = self._bots[player]
+        assert bot is not None
+        generation = self._bot_jobs.supersede()
+        self._set_thinking(player)
+        self._render_buttons(())
+        begun = time.monotonic()
+
+        def check(_solved: int) -> None:
+            if not self._bot_jobs.is_latest(generation):
+                raise Cancelled("a newer game was started")
+            self.thinking_progress.value = ((time.monotonic() - begun) % 2.0) / 2.0
+
+        def choose() -> str:
+            with watching(check):
+                return bot.choose(engine)
+
+        self._bot_jobs.submit(choose, lambda done: self._apply_bot_move(
+            generation, engine, done, lines, say, opening))
+
+    def _apply_bot_move(self, generation: int, engine: Engine, done: Any, lines: list[str],
+                        say: Callable[[list[str]], str], opening: bool) -> None:
+        """Play a bot's chosen move if its job is still current (the one place a bot changes
+        the engine), then the next bot's job or the refresh."""
+        try:
+            with self._lock:
+                if not self._bot_jobs.is_latest(generation) or self.engine is not engine:
+                    return  # superseded while it thought: dropped
+                try:
+                    action = done.result()
+                except Cancelled:
+                    return
+                except Exception:
+                    self._set_thinking(None)
+                    self._refresh_safely()
+                    raise
+                lines.extend(engine.act(action))
+                if opening:
+                    self._log_at_start = len(engine.log)
+                if self._bot_to_move(engine) and len(lines) < 100_000:
+                    self._start_bots(lines, say, opening)
+                    return
+                self._set_thinking(None)
+                if self._bot_to_move(engine):
+                    raise RulesError("the bots stopped after 100000 moves")
+                self._say(say(lines))
+                self._refresh()
+        except (RulesError, CardError, ValueError) as exc:
+            self._error(str(exc))
+        except Exception as exc:  # never a traceback on the page, nor a silent worker
+            self._error(f"unexpected error ({type(exc).__name__}): {exc}")
+
     def _seat_name(self, player: int) -> str:
         seat = self.seats[player] if player < len(self.seats) else HUMAN
         return f"Player {player + 1}" + ("" if seat == HUMAN else f" (bot: {seat})")
@@ -843,6 +981,8 @@ class GameTable(widgets.VBox):
         if engine.is_over:
             raise RulesError("the game is over: press New game to play again")
         player = engine.current_player
+        if self._thinking:
+            raise RulesError(f"{self._seat_name(player)} is still thinking: wait for its move")
         if self._bots[player] is not None:
             raise RulesError(f"it is {self._seat_name(player)}'s move, not a human's")
         legal = engine.legal_actions()
@@ -852,6 +992,12 @@ class GameTable(widgets.VBox):
             raise RulesError(f"{label} is not possible now (possible: {shown})")
         decision = self._capture_decision(engine, label) if self.coach == "after" else None
         lines = engine.act(action)
+        if self._background and self._bot_to_move(engine):
+            self._decision = decision
+            self._say(" ".join(lines[-4:]) if lines else f"{label}.")
+            self._refresh()
+            self._start_bots(lines, lambda done: " ".join(done[-4:]) if done else f"{label}.")
+            return
         lines.extend(self._run_bots())
         self._decision = decision
         self._say(" ".join(lines[-4:]) if lines else f"{label}.")
@@ -885,7 +1031,8 @@ class GameTable(widgets.VBox):
     # ---- rendering ------------------------------------------------------------------------
     def _refresh_safely(self) -> None:
         try:
-            self._refresh()
+            with self._lock:
+                self._refresh()
         except Exception as exc:  # rendering must never raise into a click
             self._message_is_error = True
             self.message = f"display error ({type(exc).__name__}): {exc}"
@@ -912,7 +1059,7 @@ class GameTable(widgets.VBox):
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
         human_to_move = not engine.is_over and self._bots[engine.current_player] is None
-        self._render_buttons(legal if human_to_move else ())
+        self._render_buttons(legal if human_to_move and not self._thinking else ())
         self._render_status(engine, view)
         self._render_cards(engine, view)
         self._render_scores(engine, view)
