@@ -114,7 +114,7 @@ def test_site_has_every_page(site_dir: Path):
 def test_site_play_page_matches_cli(site_url, browser, stem):
     page, watch = open_site_page(browser, site_url, stem,
                                  ".pushluck-table .pushluck-action-draw")
-    page.wait_for_selector(".js-plotly-plot", state="visible", timeout=PAGE_TIMEOUT_MS)
+    page.locator(".js-plotly-plot:visible").first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
     check_against_cli(page, timeout=120)
     assert page.evaluate(CHARTS_WITH_DATA) > 0, f"{stem}: the charts are empty on opening"
     checked = 0
