@@ -8,6 +8,7 @@ its presets); a lesson's default game and example positions come from its notebo
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,6 +16,7 @@ from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
+from IPython.display import display
 
 from pushluck_teach.cards import CardError, Deck, parse_cards
 from pushluck_teach.games import turn_games
@@ -200,3 +202,26 @@ def message_html(text: str, error: bool = False) -> str:
     """The lesson's one-line message (vermillion for an error)."""
     colour = OKABE_ITO["vermillion"] if error else "#333"
     return f'<div class="pushluck-lesson-message" style="color:{colour}">{escape(text)}</div>'
+
+
+@dataclass(frozen=True)
+class LessonView:
+    """Text lines and charts, shown in that order (the lines as printed text)."""
+
+    lines: tuple[str, ...] = ()
+    figures: tuple[Any, ...] = ()
+    values: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def chart(self) -> Any:
+        """The view's (first) chart."""
+        return self.figures[0]
+
+    def _ipython_display_(self) -> None:
+        if self.lines:
+            print("\n".join(self.lines))
+        for figure in self.figures:
+            display(figure)

@@ -27,7 +27,7 @@ from pushluck_teach.games.base import GameSpec, RulesError, Variant, get_game
 from pushluck_teach.sim.duel import DuelResult, duel, matches_needed
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.figures import base_layout, live_figure, sync_widget_state
-from pushluck_teach.ui.lessons.winning_the_game import LessonView
+from pushluck_teach.ui.lessons.common import LessonView
 from pushluck_teach.ui.theme import OKABE_ITO
 
 CHART_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["bluish_green"], OKABE_ITO["orange"])

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
-from IPython.display import display
 
 from pushluck_teach.games.base import Variant
 from pushluck_teach.ui.figures import page_chart, sync_widget_state
 from pushluck_teach.ui.lessons.answers import CheckAnswer
+from pushluck_teach.ui.lessons.common import LessonView
 from pushluck_teach.ui.whole_game import (
     expected_turns_chart,
     policy_comparison_chart,
@@ -39,29 +38,6 @@ from pushluck_teach.ui.whole_game import (
 
 #: ``evaluate_match(variant, first, second)``: a match result with ``p_win_first``.
 MatchFunction = Callable[[Variant, Any, Any], Any]
-
-
-@dataclass(frozen=True)
-class LessonView:
-    """Text lines and charts, shown in that order (the lines as printed text)."""
-
-    lines: tuple[str, ...] = ()
-    figures: tuple[Any, ...] = ()
-    values: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines)
-
-    @property
-    def chart(self) -> Any:
-        """The view's (first) chart."""
-        return self.figures[0]
-
-    def _ipython_display_(self) -> None:
-        if self.lines:
-            print("\n".join(self.lines))
-        for figure in self.figures:
-            display(figure)
 
 
 def both_seats(evaluate_match: MatchFunction, variant: Variant, rule: Any,
