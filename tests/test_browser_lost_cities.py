@@ -59,22 +59,31 @@ def stop_app(proc: subprocess.Popen) -> None:
 
 
 def panel_state(page) -> tuple[str, str, str]:
-    """(headline, the numbers' lines, the command) as the page shows them."""
-    return (page.locator(".pushluck-cardtable .pushluck-headline").inner_text(),
-            page.locator(".pushluck-cardtable .pushluck-numbers").inner_text(),
-            page.locator(".pushluck-cardtable code.pushluck-cli").inner_text())
+    """(headline, the numbers' lines, the command) as the page shows them, read in one go (so
+    the three belong to the same moment of the page)."""
+    return tuple(page.evaluate("""() => {
+        const text = (sel) => document.querySelector('.pushluck-cardtable ' + sel).innerText;
+        return [text('.pushluck-headline'), text('.pushluck-numbers'),
+                text('code.pushluck-cli')];
+    }"""))
 
 
 def wait_for_panel(page, previous_command: str | None = None) -> tuple[str, str, str]:
+    """The panel once it has settled on a new position: the same reading twice in a row, no
+    "computing" and no bot moving."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
+    last = None
     while time.monotonic() < deadline:
         try:
-            headline, numbers, command = panel_state(page)
+            state = panel_state(page)
         except Exception:  # noqa: BLE001 - the panel is not drawn yet
             time.sleep(0.5)
             continue
-        if numbers and "Computing" not in headline and command != previous_command:
-            return headline, numbers, command
+        headline, numbers, command = state
+        settled = "Computing" not in headline and "is playing" not in headline  # a bot moving
+        if numbers and settled and command != previous_command and state == last:
+            return state
+        last = state
         time.sleep(0.5)
     raise AssertionError("the odds panel did not update")
 
