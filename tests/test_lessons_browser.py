@@ -8,6 +8,7 @@ test runs inside an installed environment).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -100,6 +101,8 @@ def _open(browser, url: str):
 
 @pytest.mark.parametrize("notebook", LESSONS)
 def test_lesson_page_has_no_console_error_and_no_empty_chart(app, browser, notebook):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page, errors = _open(browser, f"{app}/voila/render/{notebook}")
     # A trace has data when x, y or z has points (z may come as plotly's typed-array spec
     # {dtype, bdata}) or when it is an indicator with a value.
@@ -107,6 +110,10 @@ def test_lesson_page_has_no_console_error_and_no_empty_chart(app, browser, noteb
             ".map(p => (p.data || []).some(t => [t.x, t.y, t.z].some(" \
             "v => v && (v.length > 0 || (v.bdata && v.bdata.length > 0)))" \
             " || t.value !== undefined))"
+    # charts whose numbers are computed off the click path (Lesson 5's side-by-side rule
+    # sets) fill in once their work is done: wait for that, then every chart must have data
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"() => ({shown})().every(Boolean)", timeout=PAGE_TIMEOUT_MS)
     drawn = page.evaluate(shown)
     assert drawn and all(drawn), f"{notebook}: a chart is empty: {drawn}"
     assert errors == [], f"{notebook}: {errors[:5]}"
