@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 from test_app_kernels import CHROMIUM, CHROMIUM_ARGS, ROOT, App
+from test_browser import draw_stop_page
 
 NOTEBOOKS = ROOT / "notebooks"
 SHOTS = ROOT / "docs" / "screenshots"
-PLAY_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Play_*.ipynb"))
+# the draw/stop tables' projector mode (Lost Cities' card table has none yet: see docs/app.md)
+PLAY_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Play_*.ipynb") if draw_stop_page(p))
 WIDTH, HEIGHT = 1280, 720
 PORT = 8895
 
