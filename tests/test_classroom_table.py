@@ -41,7 +41,7 @@ def pig_table_at_total(target: int, at_least: int) -> GameTable:
 def test_pig_to_10_at_12_win_coach_says_hold():
     table = pig_table_at_total(10, 10)
     assert table.objective == "win"
-    assert table.objective_toggle.layout.display is None  # the switch is offered
+    assert table.objective_toggle.layout.display == "flex"  # the switch is offered
     assert table.panel.objective_shown == "win"
     assert table.panel.recommended == "stop"
     headline = table.panel.headline.value
@@ -109,7 +109,7 @@ def test_a_finished_game_shows_no_empty_charts_and_no_n_a():
     assert "press New game" in headline
     assert table.panel.grid.layout.display == "none"  # no empty charts
     table.seats = ("human", "threshold:25")
-    assert table.panel.grid.layout.display is None  # a decision: the charts are back
+    assert table.panel.grid.layout.display == "flex"  # a decision: the charts are back
 
 
 def test_hit_list_pending_ace_command_reproduces_the_page():
@@ -219,7 +219,7 @@ def test_options_show_their_names_help_and_range_and_ask_before_ending_a_game():
     log = list(engine.log)
     sides.value = 8
     assert table.engine is engine and engine.log == log  # not ended yet
-    assert table.option_confirm.layout.display is None
+    assert table.option_confirm.layout.display == "flex"
     assert "ends the game in progress" in table.option_confirm_text.value
     table.option_cancel_button.click()
     assert table.engine is engine and table.variant.die_sides == 6 and sides.value == 6

@@ -106,7 +106,7 @@ def test_a_slow_bot_thinks_off_the_click_and_new_game_supersedes_it(slow_bot: Sl
     assert slow_bot.entered.wait(10)
     assert table.bots_thinking and first_engine.current_player == 1
     assert all(b.disabled for b in table.action_buttons.values())
-    assert table.thinking_box.layout.display is None
+    assert table.thinking_box.layout.display == "flex"
     assert "Player 2 (bot: optimal) is thinking" in table.thinking_html.value
     # a click on an action while the bot thinks is refused, the game unchanged
     log_while_thinking = list(first_engine.log)

@@ -50,7 +50,7 @@ def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes
     model, state = spec.position(spec.variant_cls(), round=5)
     panel.show(model, state)
     # the cheap numbers are there at once, the values are being computed in the worker
-    assert panel.computing and panel.progress_box.layout.display is None
+    assert panel.computing and panel.progress_box.layout.display == "flex"
     assert "computing the expected values" in panel.headline.value
     assert panel.p_bust_exact == fraction_text(TurnSolver(model, exact=True).p_bust_next(state))
     first = panel._task.future

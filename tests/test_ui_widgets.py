@@ -301,7 +301,7 @@ def test_coach_after_shows_the_decision_just_made() -> None:
     assert table.panel.layout.display == "none"
     assert table.coach_toggle.value == "off"
     table.coach_toggle.value = "always"
-    assert table.coach == "always" and table.panel.layout.display is None
+    assert table.coach == "always" and table.panel.layout.display == "flex"
     check_charts_match_solver(table)
 
 

@@ -325,7 +325,7 @@ class AnalysisPanel(widgets.VBox):
         self._apply_coach()
 
     def _apply_coach(self) -> None:
-        self.layout.display = "none" if self.coach == "off" else None
+        self.layout.display = "none" if self.coach == "off" else "flex"
 
     @property
     def figures(self) -> tuple[Any, ...]:
@@ -389,7 +389,7 @@ class AnalysisPanel(widgets.VBox):
         self._label = action_label or _default_label
         generation = self._task.supersede()
         self._model, self._state = model, state
-        self.grid.layout.display = None
+        self.grid.layout.display = "flex"  # explicit: a null display does not reach the static site
         self._pending_values = None
         self._hide_progress()
         try:
@@ -543,7 +543,7 @@ class AnalysisPanel(widgets.VBox):
             size = f"{solved:,} states"
         self.progress_text.value = (f"<span class='pushluck-progress'>Solving this turn: "
                                     f"{size}, {elapsed:.1f} s</span>")
-        self.progress_box.layout.display = None
+        self.progress_box.layout.display = "flex"
         self.computing = True
 
     def _hide_progress(self) -> None:

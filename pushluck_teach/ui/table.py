@@ -536,7 +536,7 @@ class GameTable(widgets.VBox):
                                         layout=widgets.Layout(width="320px"))
             t_box = widgets.IntText(value=int(arg) if arg.lstrip("-").isdigit() else 20,
                                     description="T", layout=widgets.Layout(width="140px"))
-            t_box.layout.display = None if kind == "threshold" else "none"
+            t_box.layout.display = "flex" if kind == "threshold" else "none"
             dropdown.observe(self._guarded(self._on_seat_widget), names="value")
             t_box.observe(self._guarded(self._on_seat_widget), names="value")
             rows.append(widgets.HBox([dropdown, t_box]))
@@ -700,7 +700,7 @@ class GameTable(widgets.VBox):
             self.option_confirm_text.value = (
                 "<div class='pushluck-message pushluck-message-error'>Changing the rules ("
                 f"{escape(shown)}) ends the game in progress and starts a new one.</div>")
-            self.option_confirm.layout.display = None
+            self.option_confirm.layout.display = "flex"
             self._say("Rules not changed yet: Apply starts a new game, Cancel keeps this one.")
             return
         self._apply_variant(variant)
@@ -894,7 +894,7 @@ class GameTable(widgets.VBox):
         self.thinking_progress.value = 0.0
         self.thinking_html.value = (f"<span class='pushluck-progress'>"
                                     f"{escape(self._seat_name(player))} is thinking…</span>")
-        self.thinking_box.layout.display = None
+        self.thinking_box.layout.display = "flex"
 
     def _start_bots(self, lines: list[str], say: Callable[[list[str]], str],
                     opening: bool = False) -> None:
@@ -1193,7 +1193,7 @@ class GameTable(widgets.VBox):
         options = self.variant.changed_options()
         task = None if engine.is_over else self._win_task(engine)
         if not engine.is_over:
-            self.objective_toggle.layout.display = None if task is not None else "none"
+            self.objective_toggle.layout.display = "flex" if task is not None else "none"
         win = self.objective == "win" and task is not None
         self._render_objective_note(engine, win)
         if self.coach == "after":

@@ -244,11 +244,11 @@ class RuleSetForm(widgets.VBox):
 
     def _show_mode(self) -> None:
         dice = bool(self.use_dice.value)
-        self.dice.layout.display = None if dice else "none"
-        self.card_controls.layout.display = "none" if dice else None
-        self.allies.layout.display = "none" if dice else None
-        self.allies_persist.layout.display = "none" if dice else None
-        self.reshuffle.layout.display = "none" if dice else None
+        self.dice.layout.display = "flex" if dice else "none"
+        self.card_controls.layout.display = "none" if dice else "flex"
+        self.allies.layout.display = "none" if dice else "flex"
+        self.allies_persist.layout.display = "none" if dice else "flex"
+        self.reshuffle.layout.display = "none" if dice else "flex"
         self._rebuild_values()
 
     def _rebuild_values(self) -> None:
