@@ -64,9 +64,12 @@ def cli_p_bust(game: str, flags: dict[str, str]) -> str | None:
 
 
 def check_charts_match_solver(table: GameTable) -> None:
-    """The four charts and the DOM hooks show the solver's numbers for the position to move."""
+    """The four charts and the DOM hooks show the solver's numbers for the position to move,
+    as the page's own command states it (with other explorers inside, Incan Gold's page
+    analyses the explorers-with-thresholds model of that command, not the decider alone)."""
     engine = table.engine
-    model, state = engine.turn_position()
+    _game, flags = cli_hook(table)
+    model, state = table.spec.position_from_flags(table.variant, flags)
     exact = cached_solver(model, True)
     floats = cached_solver(model, False)
     p_bust = exact.p_bust_next(state)
