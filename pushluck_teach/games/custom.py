@@ -601,6 +601,15 @@ class CustomTurnModel(TurnModel[CState]):
                 tuple((state >> s) & m for s, m in self._slots))
 
     # ---- rules on classes -------------------------------------------------------------------
+    def _count_reached(self, counters: tuple[int, ...], state: int) -> bool:
+        """Whether one of the count rules a class feeds has reached its bust count."""
+        fields, edges = self._counters, self._edges
+        for k in counters:
+            shift, mask = fields[k]
+            if (state >> shift) & mask >= edges[k]:
+                return True
+        return False
+
     def _busts(self, cls: int, state: int, total: int) -> bool:
         """Whether a non-first draw of class ``cls`` busts (before any ally)."""
         value, ally, unconditional, counters = self._info[cls]
@@ -608,12 +617,8 @@ class CustomTurnModel(TurnModel[CState]):
             return False
         if unconditional:
             return True
-        if counters:
-            fields, edges = self._counters, self._edges
-            for k in counters:
-                shift, mask = fields[k]
-                if (state >> shift) & mask >= edges[k]:
-                    return True
+        if self._count_reached(counters, state):
+            return True
         new = total + value
         if self._over is not None and new > self._over:
             return True
@@ -626,12 +631,8 @@ class CustomTurnModel(TurnModel[CState]):
             return False
         if unconditional:
             return True
-        if counters:
-            fields, edges = self._counters, self._edges
-            for k in counters:
-                shift, mask = fields[k]
-                if (state >> shift) & mask >= edges[k]:
-                    return True
+        if self._count_reached(counters, state):
+            return True
         return self._over is not None and total + value > self._over
 
     def normalise(self, state: int) -> int:
