@@ -11,10 +11,12 @@ and one line on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,7 +34,7 @@ from pushluck_teach.games.base import (
     whole_number,
 )
 from pushluck_teach.numbers import fraction_text
-from pushluck_teach.solve.turn import TurnSolver
+from pushluck_teach.solve.turn import TooManyStates, TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
 EXIT_BAD_INPUT = 2
@@ -142,20 +144,39 @@ def odds_command(args: argparse.Namespace) -> int:
     if spec.odds is not None:
         return print_report(spec.odds(variant, position), args)
     model, state = spec.position(variant, **position)
-    analysis = TurnSolver(model, exact=True).analyse(state)
+    decimals_only = ""
+    try:
+        analysis = TurnSolver(model, exact=True).analyse(state)
+    except TooManyStates as refused:
+        # Too large for fractions: the same model solved in floats (as the app's page does),
+        # said on the first line; a position too large for that too is refused as before.
+        analysis = TurnSolver(model).analyse(state)
+        decimals_only = str(refused).split(":")[0].replace("this position needs ", "")
     exact = {name: getattr(analysis, name) for name in ODDS_FIELDS}
+    if decimals_only:
+        # The next draw's bust chance is one step ahead: still exact.
+        with contextlib.suppress(TooManyStates):
+            exact["p_bust_next"] = TurnSolver(model, exact=True).p_bust_next(state)
+    fraction_fields = {name for name, value in exact.items()
+                       if not decimals_only or isinstance(value, Fraction)}
     if args.json:
         payload: dict[str, Any] = {"game": spec.name}
+        if decimals_only:
+            payload["exact_refused"] = f"exact fractions would need {decimals_only}"
         payload.update({k: None if v is None else float(v) for k, v in exact.items()})
         payload["best_action"] = analysis.best_action
         payload["turn_total"] = float(analysis.turn_total)
         if model.assumed():
             payload["assumed"] = model.assumed()
         if args.exact:
-            payload.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()})
+            payload.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()
+                            if k in fraction_fields})
         print(json.dumps(payload))
         return 0
     print(f"{spec.title}: {model.describe(state)}")
+    if decimals_only:
+        print(f"  Decimals only: exact fractions would need {decimals_only} (solved in floating "
+              "point, as the app's page does)")
     for name, value in model.assumed().items():
         flag = "--" + name.replace("_", "-")
         print(f"  Assumed {name.replace('_', ' ')} {value} (the earliest the cards allow; "
@@ -169,7 +190,8 @@ def odds_command(args: argparse.Namespace) -> int:
     for name in ODDS_FIELDS:
         value = exact[name]
         shown = "n/a (not allowed)" if value is None else (
-            f"{float(value):.6f}   = {fraction_text(value)}"
+            f"{float(value):.6f}" if name not in fraction_fields
+            else f"{float(value):.6f}   = {fraction_text(value)}"
         )
         print(f"  {labels[name]:<32} {shown}")
     print(f"  {'Best action':<32} {analysis.best_action}")

@@ -115,3 +115,23 @@ def test_captain_seven_queen_doubling_is_a_position(capsys: pytest.CaptureFixtur
                        "5h 3s", "--removed", "Qs", "--doubled", "3s", "--json", "--exact")
     data = json.loads(out)
     assert code == 0 and data["turn_total"] == 11 and data["p_bust_next_exact"] == "10/51"
+
+
+def test_a_position_too_large_for_fractions_is_answered_in_decimals(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 1 after 9♦ with explorers leaving at 5 and 10 gems: the exact solver refuses it
+    (about 1.6 million states), the page answers it in floats; the page's command must too,
+    saying so, with the next draw's bust chance still exact (no trap flipped: no trap can
+    spring, 0)."""
+    argv = ["odds", "incan-gold", "--drawn", "9d", "--others", "5,10"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "Decimals only: exact fractions would need about" in text
+    assert "P(next draw busts)               0.000000   = 0/1" in text
+    assert main([*argv, "--json", "--exact"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["exact_refused"].startswith("exact fractions would need about")
+    assert payload["p_bust_next_exact"] == "0/1" and "ev_optimal_exact" not in payload
+    # stopping banks the 9 gems shared among three explorers: 3 each, and drawing is better
+    assert payload["ev_stop"] == 3.0 and payload["best_action"] == "draw"
+    assert payload["ev_optimal"] > payload["ev_draw_once"] > payload["ev_stop"]

@@ -386,8 +386,10 @@ def test_group_pruning_changes_nothing() -> None:
 def test_group_thresholds_are_validated() -> None:
     with pytest.raises(PositionError, match="threshold"):
         incan_gold_position(V, others="5,x")
-    with pytest.raises(PositionError, match="1-3 other"):
-        incan_gold_position(V, others="1,2,3,4")
+    with pytest.raises(PositionError, match="1-7 other"):
+        incan_gold_position(V, others="1,2,3,4,5,6,7,8")
+    model, _ = incan_gold_position(V, drawn="Kd", others="1,2,3,4,5,6,7")  # eight explorers
+    assert isinstance(model, IncanGoldGroupModel) and len(model.others) == 7
 
 
 # ---- CLI ------------------------------------------------------------------------------------
@@ -443,3 +445,90 @@ def test_optimal_round_matches_simulation_of_the_engine() -> None:
     ev = TurnSolver(model).value(state)
     result = simulate_turns(SPEC, OptimalTurnBot(), 20_000, 2024, players=1)
     assert result.within(ev, 4.0), (ev, result.mean, result.stderr)
+
+
+# ---- the level-by-level (NumPy) solve is the recursion's, state by state (issue 9) ----------
+
+
+LEVEL_POSITIONS = [
+    {"round": 1},
+    {"drawn": "Kd 5s"},
+    {"drawn": "9s Jd 4h 7s", "round": 1},
+    {"round": 2, "removed": "4h 5s", "drawn": "6h Qs"},
+    {"round": 4, "removed": "4h 5s 9s", "drawn": "Jd 6h"},
+    {"round": 5, "removed": "As 4s 7s Ts", "drawn": "Kd Kh JK 3d"},
+    {"drawn": "Kd 7h 4h", "others": "0,3,20"},
+    {"drawn": "Kd", "carried": "3", "path": "1", "artifacts": "4", "others": "10,10,10"},
+    {"drawn": "9d 3s", "others": "10,10,10,10,10,10,10"},
+    {"drawn": "Ad 5s Kd", "others": "4,12"},
+    {"round": 2, "drawn": "6h 4h JK", "others": "2,4"},
+    {"round": 3, "removed": "6h 2s", "drawn": "Kd 8h 3s", "others": "10,10"},
+    {"drawn": "Kd Kh JK As 5s 9s", "others": "20,40"},
+    {"round": 5, "removed": "4h 6h", "drawn": "Jh Jd 9h 8h", "others": "1,7,30"},
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", LEVEL_POSITIONS, ids=lambda p: " ".join(
+    f"{k}={v}" for k, v in p.items()))
+def test_level_solve_equals_the_recursion_everywhere(position: dict) -> None:
+    """Every state the plain recursion solves has the same float value (bit for bit: the
+    outcomes are summed in the same order) and the same best action on the array path; the
+    codes decode to the states they came from."""
+    model, state = incan_gold_position(V, **position)
+    graph = model.level_graph()
+    assert graph is not None
+    arrays = TurnSolver(model, max_states=None)
+    plain = TurnSolver(model, max_states=None, levels=False)
+    # Solved on arrays whatever its size (small positions would go to the recursion).
+    assert arrays._solve_levels(state)  # noqa: SLF001
+    arrays.analyse(state)
+    plain.analyse(state)
+    checked = 0
+    for s, value in plain._values.items():  # noqa: SLF001
+        code = graph.code(s)
+        assert code is not None and graph.state(code) == s
+        if s[0] == "end":
+            continue
+        # (a proved stop is not stored in the level table: the solver values it at once)
+        assert arrays.value(s) == pytest.approx(value, rel=1e-9, abs=1e-12)
+        assert arrays.value(s) == value  # the same sums in the same order
+        assert arrays.best_action(s) == plain.best_action(s)
+        checked += 1
+    assert checked == plain.states_solved() - sum(  # noqa: SLF001
+        1 for s in plain._values if s[0] == "end")  # noqa: SLF001
+
+
+def test_level_graph_outcomes_are_the_models() -> None:
+    """The arrays' outcomes of a flip, slot by slot, are the model's ``transitions`` (weights
+    and states, in order), for decisions alone and in company (fast: no solve)."""
+    import numpy as np
+
+    for position in LEVEL_POSITIONS:
+        model, state = incan_gold_position(V, **position)
+        graph = model.level_graph()
+        frontier = [state]
+        for _ in range(3):  # three flips deep
+            nxt = []
+            codes = np.array([graph.code(s) for s in frontier], dtype=np.int64)
+            legal, weights, successors = graph.transitions(codes, DRAW)
+            assert legal.all()
+            for s, w_row, s_row in zip(frontier, weights, successors, strict=True):
+                slots = [(int(w), graph.state(int(c))) for w, c in zip(w_row, s_row,
+                                                                         strict=True) if w > 0]
+                assert slots == list(model.transitions(s, DRAW))
+                nxt.extend(t for _, t in slots if t[0] != "end")
+            frontier = nxt[:40]
+            if not frontier:
+                break
+
+
+def test_estimated_states_is_the_right_size() -> None:
+    """The estimate is within a factor 8 of the states a solve really reaches."""
+    for position in ({"round": 1}, {"drawn": "Ad", "others": "10,10"},
+                     {"round": 4, "removed": "4h 5s 9s", "drawn": "Jd 6h"}):
+        model, state = incan_gold_position(V, **position)
+        solver = TurnSolver(model, max_states=None)
+        solver.value(state)
+        assert model.estimated_states(state) / 8 <= solver.states_solved() \
+            <= 8 * model.estimated_states(state)

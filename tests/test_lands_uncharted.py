@@ -147,6 +147,61 @@ def test_aces_elsewhere_are_not_reshuffled() -> None:
     assert TurnSolver(other, exact=True).p_bust_next(state) == F(9, 47)
 
 
+def test_the_allies_elsewhere_flag_keeps_them_out_of_the_reshuffle() -> None:
+    # By hand: 49 cards out, two of them aces that another player holds. After 5h 2h 3h the
+    # pile is empty; the 47 discards come back, and the other 5s, 2s and 3s (9 cards) bust.
+    removed = all_but("5h", "2h", "3h")
+    assert analyse(drawn="5h 2h 3h", removed=removed).p_bust_next == F(9, 49)
+    held = analyse(drawn="5h 2h 3h", removed=removed, allies_elsewhere=2)
+    assert held.p_bust_next == F(9, 47)
+    assert analyse(drawn="5h 2h 3h", removed=removed, allies_elsewhere="2") == held
+
+
+@pytest.mark.parametrize(("kwargs", "needle"), [
+    ({"removed": "5h As", "allies_elsewhere": 2}, "only 1 aces are among the removed"),
+    ({"allies_elsewhere": 1}, "only 0 aces"),
+    ({"removed": "As", "allies_elsewhere": -1}, "at least 0"),
+    ({"removed": "As", "allies_elsewhere": "one"}, "'one'"),
+    ({"removed": "As", "allies_elsewhere": 1.0}, "1.0"),
+])
+def test_impossible_allies_elsewhere_are_refused(kwargs: dict[str, Any], needle: str) -> None:
+    with pytest.raises(PositionError, match=needle):
+        lands_uncharted_position(V(), **kwargs)
+    with pytest.raises(PositionError, match="solo game"):
+        lands_uncharted_position(V(solo=True), removed="As", allies_elsewhere=1)
+    with pytest.raises(PositionError, match="allies_persist"):
+        lands_uncharted_position(V(allies_persist=False), removed="As", allies_elsewhere=1)
+
+
+def test_engine_flags_rebuild_the_table_when_the_pile_runs_out_with_allies_elsewhere() -> None:
+    """Seeded four-player games, played on until the draw pile runs out during a turn while
+    another player holds allies: the command's flags give the table's exact numbers there."""
+    rng = random.Random(5)
+    checked = mattered = 0
+    for seed in range(40):
+        engine = SPEC.new_engine(V(), players=4, seed=seed)
+        while not engine.is_over and checked < 12:
+            legal = engine.legal_actions()
+            elsewhere = sum(len(a) for p, a in enumerate(engine.allies)
+                            if p != engine.current_player)
+            if DRAW in legal and STOP in legal and elsewhere and len(engine.draw_pile) <= 2:
+                flags = engine.position_flags()
+                # other players' allies change only on their own turns
+                assert flags["allies_elsewhere"] == str(elsewhere)
+                model, state = engine.turn_position()
+                table = TurnSolver(model, exact=True).analyse(state)
+                model1, state1 = SPEC.position_from_flags(V(), flags)
+                assert TurnSolver(model1, exact=True).analyse(state1) == table, flags
+                without = {k: v for k, v in flags.items() if k != "allies_elsewhere"}
+                model2, state2 = SPEC.position_from_flags(V(), without)
+                mattered += TurnSolver(model2, exact=True).analyse(state2) != table
+                checked += 1
+            engine.act(DRAW if DRAW in legal and rng.random() < 0.7 else rng.choice(legal))
+        if checked >= 12:
+            break
+    assert checked >= 12 and mattered >= 1, (checked, mattered)
+
+
 def test_buried_treasure_scores_26_for_exactly_21() -> None:
     assert analyse(drawn="Th 9s 2c").ev_stop == 21
     assert analyse(V(buried_treasure=True), drawn="Th 9s 2c").ev_stop == 26

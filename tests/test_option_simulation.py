@@ -152,3 +152,87 @@ def test_captain_seven_turn_with_a_relic_held_matches_the_engine(relic: str) -> 
     variant = spec.variant_cls(relics=True)
     exact, sim = exact_and_simulated(spec, variant, seed=7, setup=_relic(relic))
     assert sim.within(exact, sigmas=4), (relic, exact, sim.mean, sim.stderr)
+
+
+# ---- Incan Gold: later rounds, and other explorers in the temple (``--others``) --------------
+
+
+def _incan_round(rnd: int, explorers: int, cards: int, seed: int) -> tuple[Engine, list]:
+    """A game played at random (seeded) to the start of round ``rnd``, and the first ``cards``
+    cards of that round's shuffled deck that do not spring a trap (the position's flips)."""
+    from pushluck_teach.games.base import DRAW, STOP
+    from pushluck_teach.games.incan_gold import classify, springs
+
+    engine = get_game("incan-gold").new_engine(players=explorers, seed=seed)
+    rng = random.Random(seed)
+    while engine.round_no < rnd:
+        engine.act(DRAW if engine.phase == "enter" else rng.choice([DRAW, STOP]))
+    assert engine.phase == "enter" and engine.round_no == rnd
+    drawn, traps = [], []
+    for card in engine.deck:
+        kind, index = classify(card)
+        if kind == "trap":
+            if springs(index, traps):
+                continue
+            traps.append(index)
+        drawn.append(card)
+        if len(drawn) == cards:
+            break
+    return engine, drawn
+
+
+def _incan_exact_and_simulated(rnd: int, others: tuple[int, ...], cards: int, seed: int,
+                               n: int) -> tuple[float, SimulationResult]:
+    """Explorer 0's optimal value from the position (round ``rnd``, ``cards`` flips, other
+    explorers leaving at ``others`` gems) by the solver, and by ``n`` rounds the engine deals
+    from it (the rest of the deck shuffled), explorer 0 playing the solver's policy and the
+    others their thresholds."""
+    import copy
+
+    from pushluck_teach.games.base import DRAW, STOP
+    from pushluck_teach.games.incan_gold import incan_gold_position
+
+    spec = get_game("incan-gold")
+    variant = spec.variant_cls()
+    start, drawn = _incan_round(rnd, 1 + len(others), cards, seed)
+    removed = start.position_flags().get("removed")
+    model, state = incan_gold_position(variant, drawn=drawn, removed=removed, round=rnd,
+                                       others=others or None)
+    solver = TurnSolver(model)
+    exact = float(solver.value(state))
+    rng = random.Random(seed)
+    results = []
+    for _ in range(n):
+        engine = copy.deepcopy(start)
+        rest = list(engine.deck)
+        for card in drawn:  # one copy each (the deck holds two jokers)
+            rest.remove(card)
+        rng.shuffle(rest)
+        engine.deck = [*drawn, *rest]
+        records = len(engine.turn_records)
+        while not any(r.player == 0 for r in engine.turn_records[records:]):
+            assert engine.round_no == rnd
+            player = engine.current_player
+            if engine.phase == "enter" or (player == 0 and len(engine.flipped) < len(drawn)):
+                engine.act(DRAW)
+            elif player == 0:  # the solver's policy at the engine's position (same model)
+                _, now = incan_gold_position(variant, drawn=engine.flipped, removed=removed,
+                                             round=rnd, others=others or None)
+                engine.act(solver.best_action(now))
+            else:
+                engine.act(STOP if engine.carried[player] >= others[player - 1] else DRAW)
+        (mine,) = [r for r in engine.turn_records[records:] if r.player == 0]
+        results.append(float(mine.result))
+    return exact, SimulationResult.of(results)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rnd", "others", "cards", "seed"), [
+    (3, (), 3, 31), (5, (), 4, 51),              # later rounds, alone
+    (3, (4,), 5, 3), (4, (3, 8), 5, 11), (5, (2, 6, 9), 5, 7),  # with 1-3 other explorers
+])
+def test_incan_gold_later_rounds_and_other_explorers_match_the_engine(
+        rnd: int, others: tuple[int, ...], cards: int, seed: int) -> None:
+    exact, sim = _incan_exact_and_simulated(rnd, others, cards, seed, n=1500)
+    assert sim.within(exact, sigmas=4), (rnd, others, exact, sim.mean, sim.stderr)
+    assert sim.stderr > 0

@@ -17,8 +17,7 @@ import pytest
 
 from pushluck_teach.games import get_game
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
-from pushluck_teach.games.pig import PigTurnModel, PigVariant
-from pushluck_teach.solve.turn import SolverCache, TooManyStates, TurnSolver
+from pushluck_teach.solve.turn import TooManyStates, TurnSolver
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -167,11 +166,13 @@ def test_a_huge_position_is_refused_up_front_with_an_estimate() -> None:
     assert isinstance(refused.value, PositionError)
 
 
-def test_the_cli_refuses_the_164_second_position_at_once() -> None:
+def test_the_cli_refuses_the_jack_relic_turn_start_at_once() -> None:
+    """The queen after a first 7 (164 s and 2 GB for the recursion) is answered in float mode
+    since the level solver (tests/test_levels.py); the jack from the turn start is refused."""
     begin = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "pushluck_teach.cli", "odds", "captain-seven", "--drawn", "7h",
-         "--relic", "Q", "--option", "relics=true"],
+        [sys.executable, "-m", "pushluck_teach.cli", "odds", "captain-seven",
+         "--relic", "J", "--option", "relics=true"],
         capture_output=True, text=True, check=False, timeout=60,
     )
     assert time.perf_counter() - begin < 60  # start-up on a loaded machine; solving: minutes
@@ -185,7 +186,8 @@ def test_a_solve_larger_than_the_budget_stops_at_the_budget() -> None:
     spec = get_game("lands-uncharted")
     model, state = spec.position(spec.variant_cls())
     assert model.estimated_states(state) is None
-    solver = TurnSolver(model, max_states=2_000)  # stopped at four times that
+    # The recursion's backstop (a level graph stops at the budget itself: tests/test_levels.py)
+    solver = TurnSolver(model, max_states=2_000, levels=False)  # stopped at four times that
     with pytest.raises(TooManyStates, match="more than 8,000 solver states"):
         solver.value(state)
     assert solver.states_solved() <= 8_001
@@ -199,27 +201,11 @@ def test_estimates_are_within_a_factor_three_of_measured_solves() -> None:
              (spec.variant_cls(relics=True), {"relic": "Q", "drawn": "Kh Kd Ks Kc Jh"})]
     for variant, position in cases:
         model, state = spec.position(variant, **position)
-        solver = TurnSolver(model)
+        solver = TurnSolver(model, levels=False)  # the recursion's count (stops included)
         solver.value(state)
         estimate = model.estimated_states(state)
         assert estimate is not None
         assert solver.states_solved() / 3 <= estimate <= 3 * solver.states_solved()
-
-
-# ---- the shared cache is bounded ---------------------------------------------------------------
-
-
-def test_solver_cache_keeps_recent_solvers_within_its_state_budget() -> None:
-    cache = SolverCache(max_states=300)
-    models = [PigTurnModel(PigVariant(die_sides=sides)) for sides in (6, 8, 10, 12)]
-    for model in models:
-        cache.get(model).value()  # 50, 84, 126 and 176 states
-    newest = cache.get(models[-1])  # a look-up trims the least recently used solvers
-    assert newest.states_solved() == 176  # kept, with its memo
-    assert cache.states() <= 300
-    assert cache.get(models[0]).states_solved() == 0  # the oldest was dropped
-    cache.clear()
-    assert cache.states() == 0
 
 
 # ---- the shipped Captain Seven table -------------------------------------------------------

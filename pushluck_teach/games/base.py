@@ -357,6 +357,14 @@ class TurnModel(ABC, Generic[State]):
         their state budget (issue 9), instead of starting a wait of minutes."""
         return None
 
+    def level_graph(self) -> Any:
+        """An optional vectorised description of this turn for the level-by-level NumPy solver
+        (:mod:`pushluck_teach.solve.levels`, whose docstring gives the protocol: int64 state
+        codes, a level that grows along every transition, vectorised transitions, payoffs,
+        stop values and the proved stopping rule).  ``None`` (the default, and whenever NumPy
+        is missing): the solver uses the recursion only.  Import NumPy lazily."""
+        return None
+
     def shared_table_key(self) -> str | None:
         """A name for this turn's state space when its float solution can be shipped as a
         table (``solve.turn_tables``): models with the same key have the same states and

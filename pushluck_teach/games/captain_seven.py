@@ -259,6 +259,206 @@ _SAFE_STEPS = tuple(
 )
 
 
+# ---- the turn model, vectorised (NumPy optional) ---------------------------------------------
+
+
+class CaptainSevenLevels:
+    """:class:`CaptainSevenTurnModel`'s transitions on arrays of state codes, for the level
+    solver (:mod:`pushluck_teach.solve.levels`, whose docstring gives the protocol).  Codes are
+    the model's int states.  Each draw fills 15 outcome slots: a leading caught terminal (no
+    relic), the 11 value classes in class order, and three trailing caught terminals (the
+    queen's one, or the ace's three: the class ending the total in 7, the 7s, the jokers, merged
+    where they save the same amount), so the slots of positive weight are, in order, exactly
+    :meth:`CaptainSevenTurnModel.transitions`.  The level is twice the cards out, plus one
+    unless the state is a queen choice (which leads to the draw-or-stash state of the same
+    cards): it grows along every transition."""
+
+    actions = (STOP, DRAW, CAUGHT, NO_QUEEN, QUEEN, JACK)
+
+    def __init__(self, numpy: Any) -> None:
+        self.np = numpy
+        self._bad_class = numpy.array(
+            [next((c for c in range(SEVEN) if (r + CLASS_VALUES[c]) % 10 == 7), -1)
+             for r in range(10)], numpy.int64)
+        self._class_values = numpy.array(CLASS_VALUES, numpy.int64)
+        self._class_steps = numpy.array([st[5] for st in _STEPS], numpy.int64)
+        # cards out per bit pattern: classes 0-5 (bits 0-17) and classes 6-10 (bits 18-33)
+        low = numpy.arange(1 << 18, dtype=numpy.int64)
+        high = numpy.arange(1 << 16, dtype=numpy.int64) << 18
+        self._cards_low = sum((low >> _SHIFTS[c]) & _MASKS[c] for c in range(6)).astype(
+            numpy.int16)
+        self._cards_high = sum((high >> _SHIFTS[c]) & _MASKS[c] for c in range(6, 11)).astype(
+            numpy.int16)
+
+    def code(self, state: Any) -> int | None:
+        return state if isinstance(state, int) else None
+
+    def level(self, codes: Any) -> Any:
+        cards = self._cards_low[codes & 0x3FFFF] + self._cards_high[(codes >> 18) & 0xFFFF]
+        choice = ((codes >> 37) & 1) * (((codes >> _RELIC_SHIFT) & 3) == RELIC_QUEEN)
+        return 2 * cards + 1 - choice
+
+    def is_terminal(self, codes: Any) -> Any:
+        return codes < 0
+
+    def payoff(self, codes: Any) -> Any:
+        return ((-codes - 1) // 2).astype(self.np.float64)
+
+    def _kinds(self, codes: Any) -> tuple[Any, Any, Any, Any, Any]:
+        """Masks: pending jack choice, not started, draw-or-stash, jack decision, queen
+        choice (the branches of :meth:`CaptainSevenTurnModel.actions`)."""
+        pending = (codes & PENDING) != 0
+        started = ~pending & ((codes & STARTED) != 0)
+        last = (codes & HAS_LAST) != 0
+        jack = ((codes >> _RELIC_SHIFT) & 3) == RELIC_JACK
+        return (pending, ~pending & ~started, started & ~last, started & last & jack,
+                started & last & ~jack)
+
+    def stop_value(self, codes: Any) -> Any:
+        np = self.np
+        _, _, plain, jack, _ = self._kinds(codes)
+        return np.where(plain | jack, (codes >> _TOTAL_SHIFT).astype(np.float64), np.nan)
+
+    def stop_is_optimal(self, codes: Any) -> Any:
+        """:meth:`CaptainSevenTurnModel.stop_is_optimal`, row by row (same integers)."""
+        np = self.np
+        total = codes >> _TOTAL_SHIFT
+        pool = FULL_POOL - ((codes >> _OUTV_SHIFT) & 511)
+        sevens_out = (codes >> 29) & 7
+        sevens = 4 - sevens_out
+        catchers = 6 - sevens_out - ((codes >> 32) & 3)
+        relic = (codes >> _RELIC_SHIFT) & 3
+        others = sum(CLASS_CAPS[c] - ((codes >> _SHIFTS[c]) & _MASKS[c]) for c in range(SEVEN))
+        n = others + catchers
+        rule = np.where(
+            relic == RELIC_NONE, pool <= catchers * total,
+            np.where(relic == RELIC_ACE, 3 * pool + 7 * sevens <= 2 * catchers * total,
+                     np.where(relic == RELIC_QUEEN, 2 * pool <= catchers * total,
+                              (pool <= (catchers - 1) * (total - 10))
+                              & ((catchers * total - pool) * (n - 1 + catchers)
+                                 >= catchers * n * total))))
+        live = ((codes & PENDING) == 0) & ((codes & STARTED) != 0)
+        return live & rule
+
+    def transitions(self, codes: Any, action: str) -> tuple[Any, Any, Any]:
+        np = self.np
+        pending, fresh, plain, jack, queen = self._kinds(codes)
+        n = len(codes)
+        if action == DRAW:
+            return fresh | plain | jack, *self._draw(codes)
+        if action == CAUGHT:
+            return pending, np.ones((n, 1), np.int64), np.full((n, 1), _CAUGHT_NOTHING, np.int64)
+        if action == NO_QUEEN:
+            return queen, np.ones((n, 1), np.int64), (codes & ~_LAST_BITS)[:, None]
+        if action == QUEEN:
+            last = (codes >> _LAST_SHIFT) & 15
+            total = (codes >> _TOTAL_SHIFT) + last
+            doubled = (codes & ~(_RELIC_BITS | _LAST_BITS)) + (last << _TOTAL_SHIFT)
+            caught_now = ((codes & LAST_FIRST) == 0) & (total % 10 == 7)
+            nxt = np.where(caught_now, _CAUGHT_NOTHING, doubled)
+            return queen, np.ones((n, 1), np.int64), nxt[:, None]
+        if action == JACK:
+            last = (codes >> _LAST_SHIFT) & 15
+            redraw = (codes & ~(_RELIC_BITS | _LAST_BITS)) - (last << _TOTAL_SHIFT)
+            redraw = np.where((codes & LAST_FIRST) != 0, redraw & ~STARTED, redraw)
+            base = np.where(pending, codes & ~(PENDING | _RELIC_BITS | _LAST_BITS), redraw)
+            return pending | jack, *self._draw(base)
+        raise IllegalActionError(f"action {action!r} is not a Captain Seven action")
+
+    def _draw(self, codes: Any) -> tuple[Any, Any]:
+        """:meth:`CaptainSevenTurnModel._draw` on every code: ``(weights, successors)`` of
+        shape ``(n, 15)`` (views of ``(15, n)`` arrays: each slot is contiguous)."""
+        np = self.np
+        relic = (codes >> _RELIC_SHIFT) & 3
+        started = (codes & STARTED) != 0
+        kinds = [(kind, started & (relic == kind)) for kind in range(4)]
+        kinds.append((None, ~started))
+        weights = successors = None
+        for kind, rows in kinds:
+            if not rows.any():
+                continue
+            if rows.all():
+                return tuple(a.T for a in self._draw_kind(kind, codes))  # type: ignore[return-value]
+            if weights is None:
+                weights = np.zeros((15, len(codes)), np.int64)
+                successors = np.zeros((15, len(codes)), np.int64)
+            w, nxt = self._draw_kind(kind, codes[rows])
+            weights[:, rows] = w
+            successors[:, rows] = nxt
+        if weights is None:
+            weights = successors = np.zeros((15, 0), np.int64)
+        return weights.T, successors.T
+
+    def _draw_kind(self, kind: int | None, codes: Any) -> tuple[Any, Any]:
+        """One draw from codes of one kind (``None``: the first card; else the unspent relic
+        after the first card), as ``(15, m)`` weights and successors."""
+        np = self.np
+        m = len(codes)
+        weights = np.empty((15, m), np.int64)
+        successors = np.zeros((15, m), np.int64)
+        base = codes & ~_LAST_BITS
+        for cls, shift, mask, cap, _, step in _STEPS:
+            weights[1 + cls] = cap - ((codes >> shift) & mask)
+            successors[1 + cls] = base + step
+        if kind is None:  # the first card never catches; a jack or queen remembers it
+            relic = (codes >> _RELIC_SHIFT) & 3
+            successors[1:12] += STARTED
+            for cls in range(11):
+                value = CLASS_VALUES[cls]
+                marked = (relic == RELIC_JACK) | ((relic == RELIC_QUEEN) & (value > 0))
+                successors[1 + cls] += np.where(
+                    marked, HAS_LAST | LAST_FIRST | (value << _LAST_SHIFT), 0)
+            weights[0] = weights[12] = weights[13] = weights[14] = 0
+            return weights, successors
+        total = codes >> _TOTAL_SHIFT
+        bad = self._bad_class[total % 10]  # the class ending the total in 7, -1: none
+        rows = np.flatnonzero(bad >= 0)
+        slot = bad[rows] + 1
+        left_bad = weights[slot, rows]
+        if kind in (RELIC_JACK, RELIC_QUEEN):
+            for cls in range(SEVEN):
+                successors[1 + cls] += HAS_LAST | (CLASS_VALUES[cls] << _LAST_SHIFT)
+        if kind == RELIC_JACK:  # a catching card waits for the jack, its value not counted
+            for cls in (SEVEN, JOKER_CLASS):
+                successors[1 + cls] += PENDING - (CLASS_VALUES[cls] << _TOTAL_SHIFT)
+            value = self._class_values[slot - 1]
+            successors[slot, rows] = (base[rows] + self._class_steps[slot - 1]
+                                      - (value << _TOTAL_SHIFT)) | PENDING
+            weights[0] = weights[12] = weights[13] = weights[14] = 0
+            return weights, successors
+        sevens = weights[1 + SEVEN].copy()
+        jokers = weights[1 + JOKER_CLASS].copy()
+        weights[1 + SEVEN] = weights[1 + JOKER_CLASS] = 0
+        weights[slot, rows] = 0
+        weights[0] = weights[12] = weights[13] = weights[14] = 0
+        successors[0] = successors[12] = _CAUGHT_NOTHING
+        if kind != RELIC_ACE:
+            lost = sevens + jokers
+            lost[rows] += left_bad
+            weights[0 if kind == RELIC_NONE else 12] = lost
+            return weights, successors
+        # the ace: a third of the lost total, by catching card, merged where equal (in the
+        # order the model's dict meets them: the class ending the total in 7, 7s, jokers)
+        w_bad = np.zeros(m, np.int64)
+        w_bad[rows] = left_bad
+        bad_value = np.zeros(m, np.int64)
+        bad_value[rows] = self._class_values[slot - 1]
+        keys = (caught_codes(total + bad_value), caught_codes(total + 7), caught_codes(total))
+        seven_to_bad = (w_bad > 0) & (keys[1] == keys[0])
+        joker_to_bad = (w_bad > 0) & (keys[2] == keys[0])
+        joker_to_seven = ~joker_to_bad & (sevens > 0) & (keys[2] == keys[1])
+        weights[12] = w_bad + np.where(seven_to_bad, sevens, 0) + np.where(joker_to_bad, jokers, 0)
+        weights[13] = np.where(seven_to_bad, 0, sevens) + np.where(joker_to_seven, jokers, 0)
+        weights[14] = np.where(joker_to_bad | joker_to_seven, 0, jokers)
+        successors[12], successors[13], successors[14] = keys
+        return weights, successors
+
+
+def caught_codes(lost: Any) -> Any:
+    """The caught terminal saving a third of ``lost`` (an int or an array)."""
+    return -(2 * (lost // 3) + 2)
+
+
 # ---- variant ---------------------------------------------------------------------------------
 
 
@@ -482,6 +682,15 @@ class CaptainSevenTurnModel(TurnModel[int]):
         n = others + catchers
         return (pool <= (catchers - 1) * (total - 10)
                 and (catchers * total - pool) * (n - 1 + catchers) >= catchers * n * total)
+
+    def level_graph(self) -> Any:
+        """The vectorised description of this turn (:class:`CaptainSevenLevels`) for the level
+        solver (:mod:`pushluck_teach.solve.levels`); ``None`` without NumPy."""
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - the in-browser build may lack NumPy
+            return None
+        return CaptainSevenLevels(numpy)
 
     def shared_table_key(self) -> str | None:
         """Without a relic every turn starts from the full deck, so all such turns share one

@@ -51,10 +51,10 @@ Terminal states are ``(payoff, busted)``.  Drawing from state ``s`` gives one ou
 with weight = its count in the pile; busts without an ally are merged into one terminal.  If the
 pile is empty, the new pile is the discard pile, which is derived rather than stored: every card
 not in the pile, the haul, the player's allies or other players' ally areas
-(``aces_elsewhere``).  *Simplification:* a position built from ``--removed`` treats every removed
-card as the discard pile (``--removed`` may also list other players' allies, which the real game
-would not reshuffle); the engine's own positions pass ``aces_elsewhere`` and are exact.  Allies
-held from earlier turns (``--allies N``) are N aces out of the draw pile besides ``--removed``.
+(``aces_elsewhere``).  A position built from ``--removed`` treats every removed card as the
+discard pile except ``--allies-elsewhere N`` of its aces, other players' allies, which are never
+reshuffled (the engine's flags say how many).  Allies held from earlier turns (``--allies N``)
+are N aces out of the draw pile besides ``--removed``.
 
 Dead cards (exact state merging).  A card of the draw pile is *dead* when drawing it can only
 bust: a copy of a rank in the haul, or any threat once the haul holds one.  For the rest of the
@@ -77,10 +77,19 @@ and no terminal of the turn pays more (a bank is always exactly ``target - score
 less), so stopping is optimal.  Nothing else is pruned: measured with the solved values, even an
 oracle that knew every state where stopping is optimal would skip under 2% of the states of a
 default turn, because with an ally held drawing stays optimal up to turn totals of 52.
+
+Speed (issue 9).  The draw reads the kept and dead haul ranks from a table and banking's payoff
+from another (:meth:`LandsUnchartedTurnModel.stop_payoff`); with NumPy the solver takes a large
+position level by level (:class:`LandsUnchartedLevelGraph`: the same merged states as int64
+codes, every draw of a level at once, outcomes in the model's order, so the float values are
+those of the recursion bit for bit).  The hardest positions are turn starts where double or
+nothing may be declared: the turn then holds both kinds of turn (every option, score 90:
+about 276,000 states).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable
@@ -274,6 +283,32 @@ def pack_counts(cards: Iterable[Card], cursed_suits: Iterable[str] = ()) -> int:
     return packed
 
 
+def _kept_ranks(mask: int, threat: bool, phase: int, spades: bool, diamonds: bool) -> int:
+    """The haul ranks whose pile copies keep their own counts in a merged state (module
+    docstring, "Dead cards"): with Q♦ in use the 9s and 10s while no threat is held or while
+    Q♦ forces; with Q♠ in use and no threat held, the highest rank of the haul."""
+    kept = 0
+    if diamonds and (not threat or phase == DIAMOND):
+        kept = mask & NINE_TEN  # a 9 or 10 ends (or would end) the Q♦ draws
+    if spades and not threat and mask:
+        kept |= 1 << (mask.bit_length() - 1)  # a Q♠ would give this rank back
+    return kept
+
+
+@functools.cache
+def _dying_table(symmetric: bool, spades: bool, diamonds: bool) -> tuple[int, ...] | None:
+    """For the draw's look-ups: at index ``(phase * 2 + threat held) << 10 | mask`` the haul
+    ranks of ``mask`` that are dead (not kept) in that phase, i.e. ``mask & ~kept``; ``None``
+    when no rank is ever kept (a raw model, or neither Q♠ nor Q♦ in use).  A rank that dies
+    on a step is one dead after it and not before (both looked up here)."""
+    if not symmetric or not (spades or diamonds):
+        return None
+    return tuple(
+        mask & ~_kept_ranks(mask, bool(held), phase, spades, diamonds)
+        for phase in range(5) for held in (0, 1) for mask in range(1 << 10)
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Turn model
 
@@ -314,6 +349,11 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         object.__setattr__(self, "_limit", limit)
         bonus = BURIED_BONUS if self.variant.buried_treasure else 0
         object.__setattr__(self, "_bonus", bonus)
+        # Look-up tables of the hot draw (issue 9): shared by every model of the same rules.
+        object.__setattr__(self, "_dying_after", _dying_table(
+            self.symmetric, "s" in suits, "d" in suits))
+        object.__setattr__(self, "_bank", tuple(
+            total + bonus if total == BURIED_TOTAL else total for total in TOTAL))
 
     @classmethod
     def build(cls, variant: LandsUnchartedVariant, raw_state: LUState, *,
@@ -333,12 +373,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         """The haul ranks whose pile copies keep their own counts (module docstring)."""
         if not self.symmetric:
             return mask
-        kept = 0
-        if self._diamonds and (not threat or phase == DIAMOND):
-            kept = mask & NINE_TEN  # a 9 or 10 ends (or would end) the Q♦ draws
-        if self._spades_active and not threat and mask:
-            kept |= 1 << (mask.bit_length() - 1)  # a Q♠ would give this rank back
-        return kept
+        return _kept_ranks(mask, bool(threat), phase, self._spades_active, self._diamonds)
 
     @staticmethod
     def _kill(pile: int, ranks: int, threats: bool) -> int:
@@ -405,50 +440,63 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         if action == DRAW and len(state) == 6:
             return self._draw(state)
         if action == STOP and len(state) == 6 and STOP in self.actions(state):
-            return [(1, (self.bank_value(TOTAL[state[1]]), False))]
+            return [(1, (self._bank[state[1]], False))]
         if action == DECLARE and DECLARE in self.actions(state):
             pile, mask, threat, allies, phase, _ = state
             return [(1, (pile, mask, threat, allies, phase, 1))]
         raise IllegalActionError(f"action {action!r} is not legal in {self.describe(state)}")
 
     def _draw(self, state: LUState, only: int | None = None) -> list[tuple[int, LUState]]:
-        """The outcomes of a draw (of class ``only`` alone when given: used to replay)."""
+        """The outcomes of a draw (of class ``only`` alone when given: used to replay).
+
+        The solver's hot loop (issue 9): the kept and dead haul ranks come from a table
+        (:func:`_dying_table`) and a single dying rank (the usual case) is moved to the dead
+        count inline; the outcomes and their order are those of the rules as stated in the
+        module docstring (tests compare with a verbatim copy of the plain version)."""
         pile, mask, threat, allies, phase, declared = state
         if not pile:
             pile = self.discard_pile(state)
         symmetric = self.symmetric
-        keeps = self._keeps_ranks
-        kept = self._kept
-        dead_before = mask & ~kept(mask, threat, phase)
+        dying_after = self._dying_after
+        held = 1024 if threat else 0
+        dead_before = 0 if dying_after is None else dying_after[(phase << 11) | held | mask]
         threats_left = 0
         if symmetric and not threat:
-            threats_left = sum((pile >> (4 * c)) & 15 for c in THREAT_CLASSES) - 1
+            threats_left = ((pile >> 40) & 15) + ((pile >> 44) & 15) + ((pile >> 48) & 15) \
+                + ((pile >> 52) & 15) + ((pile >> 56) & 15) - 1
         out: list[tuple[int, LUState]] = []
+        append = out.append
         bust_weight = 0
         limit = self._limit if declared else None
         phases = _NEXT_PHASE[phase]
         for cls in self._classes if only is None else (only,):
-            n = (pile >> (4 * cls)) & 15
+            shift = cls << 2
+            n = (pile >> shift) & 15
             if not n:
                 continue
-            rest = pile - (1 << (4 * cls))
+            rest = pile - (1 << shift)
             nph = phases[cls]
             if cls == ACE:
-                out.append((n, (rest, mask, threat, allies + 1, nph, declared)))
+                append((n, (rest, mask, threat, allies + 1, nph, declared)))
                 continue
             if cls < THREAT:
                 bit = 1 << cls
                 if not mask & bit:
                     new_mask = mask | bit
                     if limit is None or TOTAL[new_mask] <= limit:
-                        if not keeps:  # the other copies of the rank die
+                        if dying_after is None:  # the other copies of the rank die
                             if symmetric:
-                                rest += (n - 1) * DEAD - ((n - 1) << (4 * cls))
+                                rest += (n - 1) * DEAD - ((n - 1) << shift)
                         else:
-                            dying = new_mask & ~kept(new_mask, threat, nph) & ~dead_before
+                            dying = dying_after[(nph << 11) | held | new_mask] & ~dead_before
                             if dying:
-                                rest = self._kill(rest, dying, False)
-                        out.append((n, (rest, new_mask, threat, allies, nph, declared)))
+                                if dying & (dying - 1):
+                                    rest = self._kill(rest, dying, False)
+                                else:
+                                    at = (dying.bit_length() - 1) << 2
+                                    k = (rest >> at) & 15
+                                    rest += k * DEAD - (k << at)
+                        append((n, (rest, new_mask, threat, allies, nph, declared)))
                         continue
             elif not threat and cls != self._clubs:
                 new_mask = mask
@@ -460,33 +508,33 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
                     nph = DIAMOND
                 if symmetric:  # every threat left dies
                     rest = (rest & ~THREAT_FIELDS) + threats_left * DEAD
-                    if keeps:
-                        dying = new_mask & ~kept(new_mask, THREAT, nph) & ~dead_before
+                    if dying_after is not None:
+                        dying = dying_after[(nph << 11) | 1024 | new_mask] & ~dead_before
                         if dying:
                             rest = self._kill(rest, dying, False)
-                    out.append((n, (rest, new_mask, THREAT, allies, nph, declared)))
+                    append((n, (rest, new_mask, THREAT, allies, nph, declared)))
                 else:
-                    out.append((n, (rest, new_mask, cls, allies, nph, declared)))
+                    append((n, (rest, new_mask, cls, allies, nph, declared)))
                 continue
             # A bust: an ally stops it (ally and card discarded), else the turn is lost.
             if allies:
-                if keeps and nph != phase:  # a 9 or 10 ends the Q♦ draws
-                    dying = mask & ~kept(mask, threat, nph) & ~dead_before
+                if dying_after is not None and nph != phase:  # a 9 or 10 ends the Q♦ draws
+                    dying = dying_after[(nph << 11) | held | mask] & ~dead_before
                     if dying:
                         rest = self._kill(rest, dying, False)
-                out.append((n, (rest, mask, threat, allies - 1, nph, declared)))
+                append((n, (rest, mask, threat, allies - 1, nph, declared)))
             else:
                 bust_weight += n
         dead = pile >> DEAD_SHIFT
         if dead and only is None:
             # A dead card busts and has no other effect (it is no 9 or 10 while Q♦ forces).
             if allies:
-                out.append((dead, (pile - DEAD, mask, threat, allies - 1, phases[THREAT],
-                                   declared)))
+                append((dead, (pile - DEAD, mask, threat, allies - 1, phases[THREAT],
+                               declared)))
             else:
                 bust_weight += dead
         if bust_weight:
-            out.append((bust_weight, (self.bust_payoff(declared), True)))
+            append((bust_weight, (self.bust_payoff(declared), True)))
         return out
 
     def payoff(self, terminal: LUState) -> int:
@@ -494,6 +542,14 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
 
     def is_bust(self, terminal: LUState) -> bool:
         return bool(terminal[1])
+
+    def stop_payoff(self, state: LUState) -> int | None:
+        """Banking's payoff where banking is legal (the shortcut of ``transitions(state,
+        STOP)``: the solver then builds no terminal state), else ``None``."""
+        if len(state) == 6 and state[4] == FREE and (
+                not state[5] or self._limit is None or TOTAL[state[1]] == self._limit):
+            return self._bank[state[1]]
+        return None
 
     def turn_total(self, state: LUState) -> int:
         if len(state) == 2:
@@ -506,6 +562,17 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
     def allies_held(self, state: LUState) -> int:
         """The ace allies held in a decision state (what a player keeps on stopping there)."""
         return int(state[3])
+
+    def level_graph(self) -> LandsUnchartedLevelGraph | None:
+        """The turn as int64 codes with batched draws, for the level-by-level solver
+        (:class:`LandsUnchartedLevelGraph`); ``None`` without NumPy or for a raw model."""
+        if not self.symmetric:
+            return None
+        try:
+            import numpy  # noqa: F401
+        except ImportError:  # the browser build: the recursion alone
+            return None
+        return LandsUnchartedLevelGraph(self)
 
     def stop_is_optimal(self, state: LUState) -> bool:
         """Double or nothing at the mark (module docstring, "Pruning": proved there)."""
@@ -557,13 +624,332 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
 
 
 # --------------------------------------------------------------------------------------------
+# Level-by-level (NumPy) graph of a turn (issue 9; protocol: solve/levels.py)
+
+# A merged decision state as one int64 code (``LevelGraph.code``): the draw pile's counts in
+# narrow fields (aces and numbers 0-4: 3 bits; plain threats 0-12: 4 bits; each cursed queen:
+# 1 bit; dead cards 0-52: 6 bits), then the haul's ranks, the threat flag, the allies, the
+# phase, the declared flag and a flag set on the states after a reshuffle (their draw pile is
+# a new one, so the level restarts above every level before it).
+_CODE_OFFSET = (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 34, 35, 36, 37)
+_CODE_WIDTH = (7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 15, 1, 1, 1, 1)
+_C_DEAD, _C_MASK, _C_THREAT, _C_ALLIES, _C_PHASE, _C_DECLARED, _C_RESHUFFLED = (
+    38, 44, 53, 54, 57, 60, 61)
+_C_PILE = (1 << _C_MASK) - 1
+_C_THREAT_FIELDS = sum(_CODE_WIDTH[c] << _CODE_OFFSET[c] for c in THREAT_CLASSES)
+_C_PHASE_FIELD = 7 << _C_PHASE
+_TERMINAL_OFFSET = 4096
+
+
+def _terminal_code(payoff: int, busted: bool) -> int:
+    return -1 - (2 * (payoff + _TERMINAL_OFFSET) + int(busted))
+
+
+def _pile_size_code(code: Any) -> Any:
+    """Cards in a code's draw pile (on ints and on int64 arrays alike)."""
+    size = (code >> _C_DEAD) & 63
+    for cls in range(N_CLASSES):
+        size = size + ((code >> _CODE_OFFSET[cls]) & _CODE_WIDTH[cls])
+    return size
+
+
+@dataclass(frozen=True)
+class _LevelTables:
+    """The look-up arrays of :class:`LandsUnchartedLevelGraph` (the same for every model)."""
+
+    total: Any  # a haul mask's treasure
+    drop_high: Any  # a haul mask without its highest rank (what Q♠ leaves)
+    next_phase: Any  # [phase, class]: the phase after drawing the class
+    size_low: Any  # cards in 15 bits of code (five 3-bit number fields)
+    size_threats: Any  # cards in the threat fields (code bits 30-37)
+    rank_fields: Any  # a haul mask's number fields in a code (3 bits per rank)
+
+
+@functools.cache
+def _level_tables() -> _LevelTables:
+    import numpy as np
+
+    def array(values: Iterable[int]) -> Any:
+        return np.array(list(values), dtype=np.int64)
+
+    return _LevelTables(
+        total=array(TOTAL),
+        drop_high=array(m & ~(1 << (m.bit_length() - 1)) if m else 0 for m in range(1 << 10)),
+        next_phase=np.array(_NEXT_PHASE, dtype=np.int64),
+        size_low=_pile_size_code(np.arange(1 << 15, dtype=np.int64)),
+        size_threats=_pile_size_code(np.arange(256, dtype=np.int64) << 30),
+        rank_fields=array(sum(7 << _CODE_OFFSET[c] for c in NUMBER_CLASSES if m >> c & 1)
+                          for m in range(1 << 10)),
+    )
+
+
+@functools.cache
+def _dying_array(symmetric: bool, spades: bool, diamonds: bool) -> Any:
+    import numpy as np
+
+    table = _dying_table(symmetric, spades, diamonds)
+    return None if table is None else np.array(table, dtype=np.int64)
+
+
+class LandsUnchartedLevelGraph:
+    """The turn of a :class:`LandsUnchartedTurnModel` as int64 codes, with every draw of a
+    batch of states computed at once (NumPy), for the level-by-level solver.
+
+    The draw mirrors :meth:`LandsUnchartedTurnModel._draw` field by field, one slot per card
+    class in the model's order, then the dead cards, then the merged bust: the outcomes with
+    a weight, read left to right, are exactly the model's transitions (tested), so the solver's
+    sums run in the recursion's order.  A draw from an empty pile (a reshuffle) is computed by
+    the model itself, row by row (rare).  Level: ``2 × cards drawn + declared``, plus 256 after
+    a reshuffle; it grows on every draw and on declaring."""
+
+    def __init__(self, model: LandsUnchartedTurnModel) -> None:
+        import numpy as np
+
+        self._np = np
+        self.model = model
+        self.actions = (STOP, DRAW, DECLARE) if model._can_declare else (STOP, DRAW)
+        self._classes = model._classes
+        self._slots = len(self._classes) + 2
+        limit = model._limit
+        self._limit = limit
+        tables = _level_tables()
+        self._tables = tables
+        self._bank = np.array(model._bank, dtype=np.float64)
+        self._dying = _dying_array(model.symmetric, model._spades_active, model._diamonds)
+        self._bust = {d: _terminal_code(model.bust_payoff(d), True) for d in (0, 1)}
+
+    # ---- codes -----------------------------------------------------------------------------
+    def code(self, state: LUState) -> int | None:
+        """The code of a model state (``None`` outside the encoding: never for merged states
+        of the app's positions)."""
+        if len(state) == 2:
+            return _terminal_code(state[0], bool(state[1]))
+        pile, mask, threat, allies, phase, declared = state
+        code = 0
+        for cls in range(N_CLASSES):
+            n = _count(pile, cls)
+            if n > _CODE_WIDTH[cls]:
+                return None
+            code |= n << _CODE_OFFSET[cls]
+        dead = pile >> DEAD_SHIFT
+        if dead > 63 or threat not in (0, THREAT) or allies > 7 or mask & 1:
+            return None
+        return (code | dead << _C_DEAD | (mask >> 1) << _C_MASK | int(bool(threat)) << _C_THREAT
+                | allies << _C_ALLIES | phase << _C_PHASE | int(declared) << _C_DECLARED)
+
+    def state(self, code: int) -> LUState:
+        """The model state of a code (the inverse of :meth:`code`)."""
+        code = int(code)
+        if code < 0:
+            index = -1 - code
+            return ((index >> 1) - _TERMINAL_OFFSET, bool(index & 1))
+        pile = ((code >> _C_DEAD) & 63) << DEAD_SHIFT
+        for cls in range(N_CLASSES):
+            pile |= ((code >> _CODE_OFFSET[cls]) & _CODE_WIDTH[cls]) << (4 * cls)
+        return (pile, ((code >> _C_MASK) & 511) << 1, THREAT if code >> _C_THREAT & 1 else 0,
+                (code >> _C_ALLIES) & 7, (code >> _C_PHASE) & 7, (code >> _C_DECLARED) & 1)
+
+    def level(self, codes: Any) -> Any:
+        if isinstance(codes, int):
+            size = _pile_size_code(codes)
+        else:  # four look-ups instead of fifteen fields
+            low = self._tables.size_low
+            size = (low[codes & 32767] + low[(codes >> 15) & 32767]
+                    + self._tables.size_threats[(codes >> 30) & 255] + ((codes >> _C_DEAD) & 63))
+        return (((codes >> _C_RESHUFFLED) & 1) * 256 + 2 * (63 - size)
+                + ((codes >> _C_DECLARED) & 1))
+
+    def is_terminal(self, codes: Any) -> Any:
+        return codes < 0
+
+    def payoff(self, codes: Any) -> Any:
+        return (((-1 - codes) >> 1) - _TERMINAL_OFFSET).astype(self._np.float64)
+
+    def _fields(self, codes: Any) -> tuple[Any, ...]:
+        mask = ((codes >> _C_MASK) & 511) << 1
+        return (mask, (codes >> _C_THREAT) & 1, (codes >> _C_ALLIES) & 7,
+                (codes >> _C_PHASE) & 7, (codes >> _C_DECLARED) & 1)
+
+    def _may_stop(self, mask: Any, phase: Any, declared: Any) -> Any:
+        free = phase == FREE
+        if self._limit is None:
+            return free
+        return free & ((declared == 0) | (self._tables.total[mask] == self._limit))
+
+    def stop_value(self, codes: Any) -> Any:
+        np = self._np
+        mask, _, _, phase, declared = self._fields(codes)
+        return np.where(self._may_stop(mask, phase, declared), self._bank[mask], np.nan)
+
+    def stop_is_optimal(self, codes: Any) -> Any:
+        mask, _, _, phase, declared = self._fields(codes)
+        if self._limit is None:
+            return self._np.zeros(len(codes), dtype=bool)
+        return (phase == FREE) & (declared == 1) & (self._tables.total[mask] == self._limit)
+
+    # ---- transitions -----------------------------------------------------------------------
+    def transitions(self, codes: Any, action: str) -> tuple[Any, Any, Any]:
+        np = self._np
+        codes = np.asarray(codes, dtype=np.int64)
+        n_rows = len(codes)
+        if action == DECLARE:
+            _, _, _, phase, declared = self._fields(codes)
+            legal = (phase == START) & (declared == 0) & (codes >= 0)
+            if not self.model._can_declare:
+                legal[:] = False
+            return (legal, legal.astype(np.int64)[:, None],
+                    (codes | (1 << _C_DECLARED))[:, None])
+        if action != DRAW:
+            raise IllegalActionError(f"action {action!r} has no level transitions")
+        legal = codes >= 0
+        weights = np.zeros((n_rows, self._slots), dtype=np.int64)
+        succ = np.zeros((n_rows, self._slots), dtype=np.int64)
+        empty = legal & ((codes & _C_PILE) == 0)
+        rows = np.flatnonzero(legal & ~empty)
+        if len(rows):
+            w, s = self._draw(codes[rows])
+            weights[rows] = w
+            succ[rows] = s
+        for row in np.flatnonzero(empty):  # a reshuffle: the model's own draw
+            outcomes = self.model._draw(self.state(int(codes[row])))
+            for slot, (weight, nxt) in enumerate(outcomes):
+                nxt_code = self.code(nxt)
+                if nxt_code is None:
+                    raise PositionError("a reshuffled pile outside the level encoding")
+                if len(nxt) == 6:
+                    if codes[row] >> _C_RESHUFFLED & 1:
+                        raise PositionError("a second reshuffle in one turn")
+                    nxt_code |= 1 << _C_RESHUFFLED
+                weights[row, slot] = weight
+                succ[row, slot] = nxt_code
+        return legal, weights, succ
+
+    def _kill(self, rest: Any, ranks: Any) -> Any:
+        """Move the pile copies of the ``ranks`` (a haul mask per row) to the dead count: the
+        selected 3-bit fields are cleared and their sum (two look-ups) added to the dead."""
+        tables = self._tables
+        chosen = rest & tables.rank_fields[ranks]
+        size = tables.size_low
+        return rest - chosen + (size[chosen & 32767] + size[(chosen >> 15) & 32767]) * (
+            1 << _C_DEAD)
+
+    def _draw(self, codes: Any) -> tuple[Any, Any]:
+        np = self._np
+        tables = self._tables
+        mask, threat, allies, phase, declared = self._fields(codes)
+        dying_table = self._dying
+        rows = len(codes)
+        held = threat << 10
+        if dying_table is not None:
+            alive_before = ~dying_table[(phase << 11) | held | mask]
+        dead_unit = 1 << _C_DEAD
+        ally_unit = 1 << _C_ALLIES
+        has_ally = allies > 0
+        weights = np.zeros((rows, self._slots), dtype=np.int64)
+        succ = np.zeros((rows, self._slots), dtype=np.int64)
+        bust_weight = np.zeros(rows, dtype=np.int64)
+        bare = codes & ~_C_PHASE_FIELD
+        # The phase after a draw: one for a 9 or 10, one for every other class.
+        next_phase = tables.next_phase
+        nph_other = next_phase[phase, 1]
+        nph_nine_ten = next_phase[phase, 8]
+        phase_field = {False: nph_other << _C_PHASE, True: nph_nine_ten << _C_PHASE}
+        key = {False: (nph_other << 11) | held, True: (nph_nine_ten << 11) | held}
+        change = {False: nph_other != phase, True: nph_nine_ten != phase}
+        over = None
+        if self._limit is not None:
+            over = declared == 1
+
+        def ally_stop(slot: int, busts: Any, rest: Any, n: Any, nine_ten: bool) -> None:
+            """A bust on the rows ``busts``: stopped by an ally where one is held (the ally and
+            the card are discarded), else merged into the bust."""
+            lost = busts & ~has_ally
+            if lost.any():
+                bust_weight[lost] += n[lost]
+            at = np.flatnonzero(busts & has_ally)
+            if not len(at):
+                return
+            rest = rest[at]
+            if dying_table is not None:
+                moved = change[nine_ten][at]
+                if moved.any():
+                    dying = dying_table[key[nine_ten][at] | mask[at]] & alive_before[at]
+                    rest = np.where(moved, self._kill(rest, dying), rest)
+            weights[at, slot] = n[at]
+            succ[at, slot] = (rest - ally_unit) | phase_field[nine_ten][at]
+
+        for slot, cls in enumerate(self._classes):
+            off = _CODE_OFFSET[cls]
+            n = (codes >> off) & _CODE_WIDTH[cls]
+            present = n > 0
+            if not present.any():
+                continue
+            rest = bare - (1 << off)
+            nine_ten = cls in (8, 9)
+            if cls == ACE:
+                weights[:, slot] = n
+                succ[:, slot] = (rest + ally_unit) | phase_field[False]
+                continue
+            if cls < THREAT:
+                bit = 1 << cls
+                fine = present & ((mask & bit) == 0)
+                if over is not None:
+                    fine &= ~over | (tables.total[mask | bit] <= self._limit)
+                gained = rest + (1 << (_C_MASK + cls - 1))
+                if dying_table is None:
+                    gained = gained + (n - 1) * (dead_unit - (1 << off))
+                else:
+                    dying = dying_table[key[nine_ten] | mask | bit] & alive_before
+                    gained = self._kill(gained, dying)
+                weights[:, slot] = np.where(fine, n, 0)
+                succ[:, slot] = gained | phase_field[nine_ten]
+                busts = present & ~fine
+                if busts.any():
+                    ally_stop(slot, busts, rest, n, nine_ten)
+                continue
+            takes = present & (threat == 0)
+            if cls == self.model._clubs:
+                takes[:] = False
+            if takes.any():
+                new_mask = tables.drop_high[mask] if cls == QS else mask
+                if cls in (QH, QD):
+                    tph = HEART2 if cls == QH else DIAMOND
+                    new_phase: Any = tph << _C_PHASE
+                    tkey: Any = (tph << 11) | 1024
+                else:
+                    new_phase = phase_field[False]
+                    tkey = (nph_other << 11) | 1024
+                threats_left = sum((codes >> _CODE_OFFSET[c]) & _CODE_WIDTH[c]
+                                   for c in THREAT_CLASSES) - 1
+                taken = (rest & ~_C_THREAT_FIELDS) + threats_left * dead_unit
+                if dying_table is not None:
+                    taken = self._kill(taken, dying_table[tkey | new_mask] & alive_before)
+                if cls == QS:
+                    taken = (taken & ~(511 << _C_MASK)) | ((new_mask >> 1) << _C_MASK)
+                weights[:, slot] = np.where(takes, n, 0)
+                succ[:, slot] = taken | (1 << _C_THREAT) | new_phase
+            busts = present & ~takes
+            if busts.any():
+                ally_stop(slot, busts, rest, n, nine_ten)
+        dead = (codes >> _C_DEAD) & 63
+        slot = len(self._classes)
+        stopped = (dead > 0) & has_ally
+        weights[:, slot] = np.where(stopped, dead, 0)
+        succ[:, slot] = (bare - dead_unit - ally_unit) | phase_field[False]
+        bust_weight += np.where(has_ally, 0, dead)
+        weights[:, slot + 1] = bust_weight
+        succ[:, slot + 1] = np.where(declared == 1, self._bust[1], self._bust[0])
+        return weights, succ
+
+
+# --------------------------------------------------------------------------------------------
 # Position factory
 
 
 def lands_uncharted_position(
     variant: LandsUnchartedVariant, *, drawn: str | Iterable[str | Card] | None = None,
     removed: str | Iterable[str | Card] | None = None, allies: int | None = None,
-    score: int | None = None, symmetric: bool = True,
+    score: int | None = None, symmetric: bool = True, allies_elsewhere: int | None = None,
 ) -> tuple[LandsUnchartedTurnModel, LUState]:
     """A turn model and state from what the player knows.
 
@@ -572,7 +958,9 @@ def lands_uncharted_position(
     discard pile, module docstring); ``allies``: allies held from earlier turns (aces out of the
     draw pile besides ``removed``); ``score``: the player's score on a *declared*
     double-or-nothing turn (needs the option and a score in the declare window);
-    ``symmetric=False`` gives the raw, unmerged model of the same position (for checks).
+    ``allies_elsewhere``: how many of the removed aces other players hold as allies (out of the
+    draw pile and never reshuffled into it); ``symmetric=False`` gives the raw, unmerged
+    model of the same position (for checks).
     """
     drawn_cards = parse_cards(drawn)
     removed_cards = parse_cards(removed)
@@ -588,6 +976,7 @@ def lands_uncharted_position(
     if held and not variant.allies_persist:
         raise PositionError(f"allies {held}: with allies_persist off unused allies are discarded "
                             "at the end of every turn, so none are held from earlier turns")
+    elsewhere = _allies_elsewhere(variant, allies_elsewhere, removed_cards)
     aces_out = sum(1 for c in {*removed_cards, *drawn_cards} if c.rank == "A")
     if held > 4 - aces_out:
         raise PositionError(
@@ -606,7 +995,7 @@ def lands_uncharted_position(
     suits = variant.cursed_suits
     pile = pack_counts(standard_cards(), suits) - pack_counts(removed_cards, suits) - held
     raw_state: LUState = (pile, 0, 0, held, START, int(score is not None))
-    raw = LandsUnchartedTurnModel(variant, raw_state, score=score, symmetric=False)
+    raw = LandsUnchartedTurnModel(variant, raw_state, elsewhere, score=score, symmetric=False)
     # A card may be out (removed) and then drawn, or drawn twice, only after the draw pile ran
     # out and the discard pile became the new draw pile during this turn.
     seen = Counter(removed_cards)
@@ -621,7 +1010,32 @@ def lands_uncharted_position(
         if not outcomes or len(outcomes[0][1]) == 2:
             raise PositionError(_bust_reason(card, drawn_cards[:i], raw_state, variant))
         raw_state = outcomes[0][1]
-    return LandsUnchartedTurnModel.build(variant, raw_state, score=score, symmetric=symmetric)
+    return LandsUnchartedTurnModel.build(variant, raw_state, aces_elsewhere=elsewhere,
+                                         score=score, symmetric=symmetric)
+
+
+def _allies_elsewhere(variant: LandsUnchartedVariant, given: int | str | None,
+                      removed: tuple[Card, ...]) -> int:
+    """The ``allies_elsewhere`` flag checked: other players' allies are among the removed
+    aces, and exist only when allies stay between turns in a game of several players."""
+    if given is None:
+        return 0
+    count = parse_whole_number(given, "allies_elsewhere", PositionError) if isinstance(
+        given, str) else given
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise PositionError(
+            f"allies_elsewhere must be a whole number of at least 0, not {given!r}")
+    if count and variant.solo:
+        raise PositionError(f"allies_elsewhere {count}: a solo game has no other players")
+    if count and not variant.allies_persist:
+        raise PositionError(f"allies_elsewhere {count}: with allies_persist off every player's "
+                            "unused allies are discarded at the end of their turn")
+    removed_aces = sum(1 for card in set(removed) if card.rank == "A")
+    if count > removed_aces:
+        raise PositionError(
+            f"allies_elsewhere {count}: only {removed_aces} aces are among the removed cards "
+            "(list other players' allies in --removed too)")
+    return count
 
 
 def _bust_reason(card: Card, before: tuple[Card, ...], state: LUState,
@@ -692,6 +1106,7 @@ class LandsUnchartedEngine(Engine):
             card for p, area in enumerate(self.allies) if p != self._player for card in area
         )
         self._turn_start_allies = len(self.allies[self._player])
+        self._turn_start_elsewhere = len(self._turn_start_outside) - len(self.discard_pile)
 
     def _raw_state(self) -> LUState:
         mask = 0
@@ -940,8 +1355,7 @@ class LandsUnchartedEngine(Engine):
         """This turn as `pushluck odds` flags: the turn's cards, the cards out of the draw pile
         at the turn's start (discard pile and other players' allies), the allies held then, and
         the score on a declared double-or-nothing turn.  The command treats every removed card
-        as the discard pile, so it can differ from this table only when the draw pile runs out
-        during the turn while another player holds an ally."""
+        but the ``allies_elsewhere`` aces as the discard pile, as the table does."""
         flags: dict[str, str] = {}
         if self.turn_cards:
             flags["drawn"] = " ".join(card.code for card in self.turn_cards)
@@ -949,6 +1363,8 @@ class LandsUnchartedEngine(Engine):
             flags["removed"] = " ".join(card.code for card in self._turn_start_outside)
         if self._turn_start_allies:
             flags["allies"] = str(self._turn_start_allies)
+        if self._turn_start_elsewhere:
+            flags["allies_elsewhere"] = str(self._turn_start_elsewhere)
         if self.declared:
             flags["score"] = str(self._scores[self._player])
         return flags
@@ -992,6 +1408,8 @@ SPEC = register(GameSpec(
         DRAWN, REMOVED,
         ALLIES,
         Flag("score", "the score on a declared double-or-nothing turn", whole_number),
+        Flag("allies_elsewhere", "how many of the removed aces other players hold as allies",
+             whole_number),
     ),
     example={"drawn": "5h 9s"},
     min_players=1,

@@ -18,26 +18,41 @@ Where files are looked up, in order:
 A computed solution is written to the user cache atomically (a temporary file, then
 ``os.replace``); a cache directory that cannot be written is skipped silently, and a file that
 cannot be read is recomputed.  Nothing here holds state between calls.
+
+In memory (issue 9: a kernel that plays every game stays under 400 MB): :func:`memo_bytes`
+estimates what a turn solver's memos hold (per state: a sampled key and value, a dict entry; a
+level memo's arrays by their size), and :class:`MemorySolverCache` keeps the most recently used
+solvers while those estimates stay within a byte budget (:data:`DEFAULT_MAX_BYTES`) and a count.
+:func:`release_memory` hands the C heap's free pages back to the system (glibc keeps what a
+large solve freed: measured, issue 9); the cache calls it after it evicts a solver.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
+import sys
 import tempfile
-from collections.abc import Callable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+try:  # the in-browser build may lack NumPy: the memory bound below does not need it
+    import numpy as np
+except ImportError:  # pragma: no cover
+    np = None  # type: ignore[assignment]
 
 ENV_VAR = "PUSHLUCK_CACHE"
 _DISABLED = {"off", "0", "none", "no", "false"}
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
-Arrays = dict[str, np.ndarray]
+Arrays = dict[str, Any]  # name -> numpy array
 
 
 def _jsonable(value: Any) -> Any:
@@ -96,7 +111,10 @@ def _read(path: Path, key: CacheKey) -> Arrays | None:
 
 
 def locate(key: CacheKey) -> tuple[Path, Arrays] | None:
-    """The first readable file for ``key`` (shipped data first, then the user cache)."""
+    """The first readable file for ``key`` (shipped data first, then the user cache); ``None``
+    without NumPy (the in-browser build: callers then solve instead of loading)."""
+    if np is None:
+        return None
     directories = [DATA_DIR]
     user = cache_dir()
     if user is not None:
@@ -150,3 +168,197 @@ def cached_arrays(key: CacheKey, compute: Callable[[], Mapping[str, np.ndarray]]
     arrays = {name: np.asarray(value) for name, value in compute().items()}
     save(key, arrays)
     return arrays
+
+
+# --------------------------------------------------------------------------------------------
+# Memory: solver memos bounded in bytes
+
+#: What the shared solvers' memos may hold together (estimated): with the interpreter, the
+#: libraries and one solve in progress a kernel stays under 400 MB.
+DEFAULT_MAX_BYTES = 150 * 2**20
+_SAMPLE = 32
+_FALLBACK_ITEM_BYTES = 200  # a tuple key and a float, when no sample could be taken
+# The memos of a turn solver; the first one's keys are counted (the others share them).
+_MEMO_NAMES = ("_values", "_best", "_bust", "_draw_once")
+
+
+def object_bytes(value: Any) -> int:
+    """About the bytes of one memo key or value: the object, and the items of a tuple (shared
+    strings such as action names count nothing)."""
+    if isinstance(value, str):
+        return 0
+    size = sys.getsizeof(value)
+    if isinstance(value, tuple):
+        size += sum(object_bytes(item) for item in value)
+    return size
+
+
+def mapping_bytes(memo: Any, *, keys: bool = True) -> int:
+    """Estimated bytes held by one memo: a dict's table and entries (their mean key and value
+    size from a sample of the first :data:`_SAMPLE` items), or a level memo's arrays
+    (``tables``, by their size) plus its dict (``base``).  ``keys=False``: keys shared with
+    another memo are not counted again."""
+    tables = getattr(memo, "tables", None)
+    if tables is not None:
+        arrays = sum(int(getattr(part, "nbytes", 0)) for table in tables
+                     for trio in table.levels.values() for part in trio)
+        return arrays + mapping_bytes(getattr(memo, "base", {}), keys=keys)
+    if not isinstance(memo, dict):  # a view over another memo (a level memo's best actions)
+        base = getattr(memo, "base", None)
+        return mapping_bytes(base, keys=keys) if isinstance(base, dict) else 0
+    if not memo:
+        return 0
+    sample: list[tuple[Any, Any]] = []
+    for _ in range(3):  # another thread (a solve in the worker) may be writing to it
+        try:
+            sample = list(itertools.islice(memo.items(), _SAMPLE))
+            break
+        except RuntimeError:
+            continue
+    if not sample:
+        return sys.getsizeof(memo) + len(memo) * _FALLBACK_ITEM_BYTES
+    per_item = sum((object_bytes(k) if keys else 0) + object_bytes(v) for k, v in sample)
+    return sys.getsizeof(memo) + len(memo) * per_item // len(sample)  # the dict's table
+
+
+def memo_bytes(solver: Any) -> int:
+    """Estimated bytes a turn solver's memos hold (values, best actions, the bust and
+    draw-once chains); a memo shared with a shipped table counts in full."""
+    total = 0
+    for i, name in enumerate(_MEMO_NAMES):
+        memo = getattr(solver, name, None)
+        if memo is not None:
+            total += mapping_bytes(memo, keys=i == 0)
+    return total
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    """glibc's ``malloc_trim`` (looked up once), or None where the C library has none."""
+    if not sys.platform.startswith("linux"):  # ctypes is imported only here (not in Pyodide)
+        return None
+    import ctypes
+    import ctypes.util
+
+    try:
+        trim = getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"),
+                       "malloc_trim", None)
+    except OSError:
+        return None
+    if trim is not None:
+        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+def release_memory() -> bool:
+    """Return the C heap's free memory to the system: glibc's ``malloc_trim(0)`` (freed NumPy
+    arrays and dict tables of a large solve otherwise stay in the process's resident memory);
+    a no-op where the C library has no such call (macOS, Pyodide, musl).  True when trimmed."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+def memo_counts(solver: Any) -> tuple[int, int]:
+    """``(states in level tables, entries in dicts)`` of a solver's memos: what its
+    :func:`memo_bytes` grows with (a dict entry costs 10-20 times a table's state, so a memo
+    whose dict grows beside a large table is estimated again; issue 9)."""
+    tables = entries = 0
+    for name in _MEMO_NAMES:
+        memo = getattr(solver, name, None)
+        if memo is None:
+            continue
+        tables += sum(table.size for table in getattr(memo, "tables", ()))
+        base = getattr(memo, "base", memo)
+        entries += len(base) if isinstance(base, dict) else 0
+    return tables, entries
+
+
+class MemorySolverCache:
+    """Solvers by (model, mode), least recently used first out, bounded by the bytes their
+    memos hold together (:func:`memo_bytes`, ``max_bytes``) and by their number.
+
+    ``factory(model, exact=...)`` makes a solver (the turn solver; this module does not import
+    it).  The solver just asked for is never evicted, even alone above the budget (its own
+    state budget bounds it).  The estimate of each solver is refreshed when its dict entries or
+    its level tables' states (:func:`memo_counts`) have grown by half since it was taken, so
+    asking costs little.  A solver's memo grows after it was asked for: :meth:`shrink` (called
+    after a large solve) applies the budget again.  After an eviction the freed memory is
+    handed back to the system (:func:`release_memory`)."""
+
+    def __init__(self, factory: Callable[..., Any], max_bytes: int = DEFAULT_MAX_BYTES,
+                 max_solvers: int = 64) -> None:
+        self.factory = factory
+        self.max_bytes = max_bytes
+        self.max_solvers = max_solvers
+        self._solvers: OrderedDict[tuple[Hashable, bool], Any] = OrderedDict()
+        # key: (memo_counts, bytes) when last estimated
+        self._sizes: dict[tuple[Hashable, bool], tuple[tuple[int, int], int]] = {}
+        self._lock = threading.Lock()  # the UI asks from its kernel thread and a worker
+
+    def get(self, model: Hashable, exact: bool = False) -> Any:
+        key = (model, exact)
+        with self._lock:
+            solver = self._solvers.pop(key, None)
+            if solver is None:
+                solver = self.factory(model, exact=exact)
+            self._solvers[key] = solver  # most recently used last
+            evicted = self._trim(keep=key)
+        if evicted:
+            release_memory()
+        return solver
+
+    def shrink(self) -> int:
+        """Apply the budget again, keeping the most recently used solver (its memo may have
+        grown since it was asked for); the number of solvers evicted."""
+        with self._lock:
+            evicted = self._trim(keep=next(reversed(self._solvers))) if self._solvers else 0
+        if evicted:
+            release_memory()
+        return evicted
+
+    def _bytes_of(self, key: tuple[Hashable, bool]) -> int:
+        solver = self._solvers[key]
+        counts = memo_counts(solver)
+        known = self._sizes.get(key)
+        if known is None or any(now > then * 3 // 2 or now < then
+                                for now, then in zip(counts, known[0], strict=True)):
+            known = (counts, memo_bytes(solver))
+            self._sizes[key] = known
+        return known[1]
+
+    def bytes(self) -> int:
+        """Estimated bytes held by every cached solver's memos."""
+        with self._lock:
+            return sum(self._bytes_of(key) for key in list(self._solvers))
+
+    def states(self) -> int:
+        """States held by every cached solver's memos."""
+        return sum(len(getattr(s, "_values", ())) for s in list(self._solvers.values()))
+
+    def __len__(self) -> int:
+        return len(self._solvers)
+
+    def _trim(self, keep: tuple[Hashable, bool]) -> int:
+        """Evict the least recently used solvers (never ``keep``) until within the budget;
+        how many were evicted."""
+        evicted = 0
+        while len(self._solvers) > 1:
+            held = sum(self._bytes_of(key) for key in self._solvers)
+            if len(self._solvers) <= self.max_solvers and held <= self.max_bytes:
+                break
+            oldest = next(iter(self._solvers))
+            if oldest == keep:
+                break
+            del self._solvers[oldest]
+            self._sizes.pop(oldest, None)
+            evicted += 1
+        return evicted
+
+    def clear(self) -> None:
+        with self._lock:
+            self._solvers.clear()
+            self._sizes.clear()
+        release_memory()

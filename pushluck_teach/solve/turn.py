@@ -46,7 +46,6 @@ them.  That is the only pruning, and each model proves its rule in its docstring
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,6 +53,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.solve.cache import MemorySolverCache, release_memory
 
 try:  # gmpy2's rationals are an order of magnitude faster than fractions.Fraction
     from gmpy2 import mpq as _rational
@@ -177,18 +177,32 @@ class TurnSolver(Generic[S]):
     """
 
     def __init__(self, model: TurnModel[S], *, exact: bool = False,
-                 max_states: int | None = DEFAULT_MAX_STATES, shipped: bool = True) -> None:
+                 max_states: int | None = DEFAULT_MAX_STATES, shipped: bool = True,
+                 levels: bool = True) -> None:
         self.model = model
         self.exact = exact
         self.max_states = max_states
         self.memo_limit = None if max_states is None else BACKSTOP_FACTOR * max_states
-        self._values: dict[S, Any] = {}
-        self._best: dict[S, str] = {}
+        self._values: Any = {}
+        self._best: Any = {}
+        # Float mode solves large positions level by level with NumPy when the model offers a
+        # level graph (:mod:`.levels`); its budget is larger (arrays: ~17 bytes a state).
+        self._graph: Any = None
+        self.level_max_states: int | None = max_states
+        if levels and not exact:
+            from pushluck_teach.solve import levels as level_solver
+
+            self._graph = level_solver.level_graph(model)
+            if self._graph is not None and max_states == DEFAULT_MAX_STATES:
+                self.level_max_states = level_solver.LEVEL_MAX_STATES
         self._bust: dict[S, Any] = {}
         self._draw_once: dict[S, Any] = {}
         self._zero: Any = _rational(0) if exact else 0.0
         self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._seeded = 0
+        # One level-by-level solve at a time per solver: the UI asks from its kernel thread and
+        # a worker (a bot's choice, the panel's expected values) at once.
+        self._level_lock = threading.Lock()
         if shipped and not exact:
             from pushluck_teach.solve.turn_tables import shipped_values  # numpy is optional
 
@@ -232,28 +246,95 @@ class TurnSolver(Generic[S]):
             self._orders[actions] = ordered
         return ordered
 
-    def _too_many(self, estimate: int | None = None) -> TooManyStates:
+    def _too_many(self, estimate: int | None = None, limit: int | None = None) -> TooManyStates:
         mode = "exact" if self.exact else "float"
+        budget = self.max_states if limit is None else limit
+        if limit is None or self._graph is None:
+            def cost(states: int) -> float:
+                return estimate_seconds(states, self.exact)
+        else:  # the level solver's rate (solve/levels.py)
+            from pushluck_teach.solve.levels import LEVEL_SECONDS_PER_STATE
+
+            def cost(states: int) -> float:
+                return states * LEVEL_SECONDS_PER_STATE
         if estimate is None:
-            size = f"more than {self.memo_limit:,} solver states"
-            seconds = f"over {estimate_seconds(self.memo_limit or 0, self.exact):.0f} s"
+            backstop = self.memo_limit if limit is None else limit
+            size = f"more than {backstop:,} solver states"
+            seconds = f"over {cost(backstop or 0):.0f} s"
         else:
-            size = f"about {estimate:,} solver states (the budget is {self.max_states:,})"
-            seconds = f"about {estimate_seconds(estimate, self.exact):.0f} s"
+            size = f"about {estimate:,} solver states (the budget is {budget:,})"
+            seconds = f"about {cost(estimate):.0f} s"
         return TooManyStates(
             f"this position needs {size}: {seconds} in {mode} mode and too much memory; "
             "ask about a position later in the turn (more drawn), or solve without the budget "
             "(TurnSolver(model, max_states=None))"
         )
 
-    def _check_budget(self, state: S) -> None:
-        """Refuse up front a position whose model estimates more states than the budget."""
-        limit = self.max_states
-        if limit is None or state in self._values:
-            return
+    def _check_budget(self, state: S) -> bool:
+        """Refuse up front a position whose model estimates more states than the budget.
+        True when the position is solved level by level (:mod:`.levels`): a level graph, and
+        no estimate or one of at least ``LEVEL_MIN_STATES`` (below, the recursion is faster)."""
+        if state in self._values:
+            return False
         estimate = self.model.estimated_states(state)
-        if estimate is not None and estimate > limit:
-            raise self._too_many(estimate)
+        arrays = self._graph is not None
+        if arrays and estimate is not None:
+            from pushluck_teach.solve.levels import LEVEL_MIN_STATES
+
+            arrays = estimate >= LEVEL_MIN_STATES
+        limit = self.level_max_states if arrays else self.max_states
+        if limit is not None and estimate is not None and estimate > limit:
+            raise self._too_many(estimate, limit)
+        return arrays
+
+    def _settled(self, state: S) -> bool:
+        """A turn's end or a proved stop: valued at once by the recursion.  A level table never
+        stores them (its solve values them on the fly), so asking for one must not start a
+        level solve of its own."""
+        actions = self.model.actions(state)
+        return not actions or (STOP in actions and self.model.stop_is_optimal(state))
+
+    def _solve_levels(self, state: S) -> bool:
+        """Solve ``state`` level by level into the memo; False when its graph has no code for
+        it (the recursion then solves it)."""
+        from pushluck_teach.solve import levels as level_solver
+
+        graph = self._graph
+        code = graph.code(state)
+        if code is None:
+            return False
+        lock = self._level_lock
+        # Wait for another thread's level solve of this solver (it may be solving this very
+        # state), still passing this thread's checkpoint so a newer click can cancel the wait.
+        while not lock.acquire(timeout=0.05):
+            _checkpoint(len(self._values))
+        solving = False
+        try:
+            if state in self._values:
+                return True
+            solving = True
+            limit = self.level_max_states
+            table = level_solver.solve_levels(
+                graph, code, max_states=limit,
+                too_many=lambda: self._too_many(None, limit), checkpoint=_checkpoint)
+            memo = self._values
+            if isinstance(memo, level_solver.LevelMemo):
+                memo.add(table)
+            else:
+                # Published whole, best actions first: a reader on another thread never sees
+                # values without their best actions, nor a memo without the table.
+                memo = level_solver.LevelMemo(graph, memo)
+                memo.add(table)
+                self._best = level_solver.LevelBest(memo, self._best)
+                self._values = memo
+            return True
+        finally:
+            lock.release()
+            # The solve's transient arrays are gone (done, refused or cancelled) and its table
+            # may have taken the shared cache over its budget: evict there, and give the freed
+            # heap back to the system (issue 9).
+            if solving and not _SHARED.shrink():
+                release_memory()
 
     def _value(self, state: S, depth: int = 0) -> Any:
         """``V(state)``: a memoised recursion of bounded depth (the fast path: CPython calls are
@@ -264,7 +345,9 @@ class TurnSolver(Generic[S]):
         if cached is not None:
             return cached
         if depth == 0:
-            self._check_budget(state)
+            if (self._check_budget(state) and not self._settled(state)
+                    and self._solve_levels(state)):
+                return self._values[state]
         elif depth >= _MAX_DEPTH:
             return self._value_stack(state)
         model = self.model
@@ -799,52 +882,17 @@ def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
     return PolicyGraph(tuple(reversed(post)), moves)
 
 
-class SolverCache:
-    """Solvers by (model, mode), least recently used first out, bounded by the states their
-    memos hold together (issue 9: a kernel that plays every game stays small)."""
-
-    def __init__(self, max_states: int = DEFAULT_MAX_STATES, max_solvers: int = 64) -> None:
-        self.max_states = max_states
-        self.max_solvers = max_solvers
-        self._solvers: OrderedDict[tuple[TurnModel[Any], bool], TurnSolver[Any]] = OrderedDict()
-        self._lock = threading.Lock()  # the UI asks from its kernel thread and a worker
-
-    def get(self, model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
-        key = (model, exact)
-        with self._lock:
-            solver = self._solvers.pop(key, None)
-            if solver is None:
-                solver = TurnSolver(model, exact=exact)
-            self._solvers[key] = solver  # most recently used last
-            self._trim(keep=key)
-        return solver
-
-    def states(self) -> int:
-        """States held by every cached solver's memos."""
-        return sum(s.states_solved() for s in list(self._solvers.values()))
-
-    def _trim(self, keep: tuple[TurnModel[Any], bool]) -> None:
-        while len(self._solvers) > 1 and (
-            len(self._solvers) > self.max_solvers or self.states() > self.max_states
-        ):
-            oldest = next(iter(self._solvers))
-            if oldest == keep:
-                break
-            del self._solvers[oldest]
-
-    def clear(self) -> None:
-        with self._lock:
-            self._solvers.clear()
-
-
-_SHARED = SolverCache()
+# Solvers shared by bots and live charts, bounded by the bytes their memos hold
+# (:class:`~pushluck_teach.solve.cache.MemorySolverCache`, issue 9: a kernel that plays every
+# game stays small).
+_SHARED = MemorySolverCache(TurnSolver)
 
 
 def cached_solver(model: TurnModel[Any], exact: bool = False) -> TurnSolver[Any]:
     """One memoised solver per (model, mode), shared by bots and live charts: models are
     hashable value objects, so a turn asked about again is answered from memory.  The cache
     keeps the most recently used solvers while their memos hold at most
-    :data:`DEFAULT_MAX_STATES` states together (:class:`SolverCache`)."""
+    :data:`~pushluck_teach.solve.cache.DEFAULT_MAX_BYTES` bytes together."""
     return _SHARED.get(model, exact)
 
 

@@ -59,7 +59,7 @@ def _bellman_holds(model: TurnModel[Any], start: Any, values: dict[Any, float]) 
     if start not in values:
         return False
     shipped = values.pop(start)
-    probe = TurnSolver(model, exact=False, max_states=None, shipped=False)
+    probe = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False)
     probe._values = values  # noqa: SLF001 - the table itself, without its start
     try:
         return probe._value(start) == shipped  # noqa: SLF001
@@ -85,7 +85,7 @@ def build(model: TurnModel[Any]) -> dict[str, Any]:
 
     from pushluck_teach.solve.turn import TurnSolver
 
-    solver = TurnSolver(model, exact=False, max_states=None, shipped=False)
+    solver = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False)
     start = model.start
     solver.analyse(start)
     states = list(solver._values)  # noqa: SLF001

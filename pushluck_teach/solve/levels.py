@@ -1,0 +1,440 @@
+r"""Solving a turn level by level with NumPy arrays (issue 9): the Bellman recursion of
+:mod:`.turn`, evaluated on whole levels of states at once instead of one Python call per state.
+
+The protocol.  A model opts in through
+:meth:`~pushluck_teach.games.base.TurnModel.level_graph`, which returns ``None`` (the default,
+and whenever NumPy is missing: the pure-Python recursion stays complete) or a *level graph*:
+
+* ``actions``: every action name in **tie order**: ``stop`` first (if the model has it), then an
+  order consistent with every state's ``model.actions(state)``; the legal actions of a state,
+  taken in this order, are the order :class:`~.turn.TurnSolver` compares them in;
+* ``code(state)``: the state's ``int64`` code (``None``: not in this graph);
+* ``level(codes)``: a non-negative integer per decision code that strictly grows along every
+  transition to a non-terminal state (Captain Seven: twice the cards out, plus one unless the
+  state is a queen choice); it must also accept a plain ``int`` (the memo's look-ups; on a
+  terminal code it may return anything but must not fail);
+* ``is_terminal(codes)``, ``payoff(codes)`` (terminal codes, ``float64``);
+* ``stop_value(codes)``: what stopping banks where ``stop`` is legal, NaN elsewhere;
+* ``stop_is_optimal(codes)``: the model's proved stopping rule (read where ``stop`` is legal);
+* ``transitions(codes, action)`` for every other action: ``(legal[n], weights[n, K],
+  successors[n, K])``; where legal, the slots of positive weight read left to right are exactly
+  ``model.transitions(state, action)`` (slots of weight 0 are padding).
+
+All arrays are NumPy ``int64`` (``bool``/``float64`` where said).  A successor where stopping
+is legal and provably optimal is valued at its stop value at once (as the recursion does) and
+never stored, so ``stop_is_optimal`` should be exact and cheap.
+
+The algorithm.  *Forward*: from the root's level, pop the lowest pending level, deduplicate its
+codes (one sort; codes arrive as nearly sorted runs, one per outcome slot, so a stable sort is a
+merge), expand it (every legal action except at proved stops) and file the non-terminal
+successors under their levels.  Terminals are never stored: they are valued by ``payoff``.
+*Backward*: from the highest level down, expand the level again (recomputing is cheaper in memory
+than keeping ``n·K`` successors), look the successors' values up (``searchsorted`` in their
+level's sorted codes), and take the best action in tie order:
+
+.. math::
+
+    Q(s, a) = \Big(\sum_k w_k\,V(s'_k)\Big) \Big/ \sum_k w_k, \qquad
+    V(s) = Q(s, a^*),
+
+the sum taken slot by slot from ``0.0`` (the recursion's order, so the floats are bit for bit the
+recursion's when the slots follow ``model.transitions``), ``a*`` the first action in tie order
+whose ``Q`` no later action beats by more than ``1e-12`` relative (the solver's tie rule; a state
+where stopping is legal and provably optimal only stops).  Between levels the thread's checkpoint
+(:func:`.turn.watching`) is called, so a newer click cancels a stale solve; nothing is stored
+until the whole solve is done.
+
+The result, a :class:`LevelTable` (per level: sorted codes, values, best action indices: 17 bytes
+a state), seeds the solver's float memo through :class:`LevelMemo`, a mapping that looks a state
+up by its level and a binary search and keeps the recursion's own writes in a dict (a dict of
+the same states would cost 100-200 bytes each and seconds to build: measured, issue 9).
+Exact mode never uses this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from pushluck_teach.games.base import STOP, TurnModel
+
+# The budget of a float solve on the array path, in stored states (17 bytes each once solved,
+# a few times that at the peak of a level): a position whose model estimates more is refused up
+# front, a solve that stores more is stopped there (about 3-5 s of CPU and 350 MB at most on the
+# 2-core machine).  Captain Seven's queen after a first 7 (4.4 million stored) fits; its jack
+# relic from the turn start (estimate 20.6 million; far more in fact) is refused.
+LEVEL_MAX_STATES = 5_000_000
+# About what one stored state costs on the array path (CPU, 2-core machine: 1-1.5 µs without a
+# jack, about 5 µs with an unspent jack); only words estimates in refusals.
+LEVEL_SECONDS_PER_STATE = 3e-6
+# Below this estimate the recursion is faster than NumPy's fixed cost per level.
+LEVEL_MIN_STATES = 20_000
+# States expanded at once (bounds the memory of a wide level's outcome arrays).
+CHUNK = 1 << 16
+_TIE = 1e-12
+
+
+def level_graph(model: TurnModel[Any]) -> Any:
+    """The model's level graph, or ``None`` (none offered, or NumPy missing)."""
+    try:
+        import numpy  # noqa: F401 - only whether it imports
+    except ImportError:  # pragma: no cover - the in-browser build may lack NumPy
+        return None
+    return model.level_graph()
+
+
+@dataclass(frozen=True)
+class LevelTable:
+    """A solved level graph: per level, the sorted codes, their values and the index (in
+    ``actions``) of the best action."""
+
+    actions: tuple[str, ...]
+    levels: dict[int, tuple[Any, Any, Any]]
+
+    @property
+    def size(self) -> int:
+        return sum(len(codes) for codes, _, _ in self.levels.values())
+
+
+def _unique(parts: list[Any]) -> Any:
+    """The sorted distinct codes of ``parts`` (nearly sorted runs: a stable sort merges them)."""
+    import numpy as np
+
+    codes = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    codes = np.sort(codes, kind="stable")
+    if len(codes) < 2:
+        return codes
+    keep = np.empty(len(codes), dtype=bool)
+    keep[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=keep[1:])
+    return codes[keep]
+
+
+def _expanded(graph: Any, codes: Any) -> tuple[Any, Any, Any]:
+    """``(stop values, stop legal, expand)``: a state is expanded unless stopping is legal and
+    provably optimal there."""
+    import numpy as np
+
+    stop = graph.stop_value(codes)
+    legal = ~np.isnan(stop)
+    expand = ~(legal & graph.stop_is_optimal(codes))
+    return stop, legal, expand
+
+
+def _by_level(at: Any) -> Iterator[tuple[int, Any]]:
+    """``(level, mask)`` for every level in ``at`` (levels span a few values: one pass each)."""
+    low, high = int(at.min()), int(at.max())
+    if low == high:
+        yield low, slice(None)
+        return
+    for target in range(low, high + 1):
+        mask = at == target
+        if mask.any():
+            yield target, mask
+
+
+def _proved_stops(graph: Any, codes: Any) -> tuple[Any, Any]:
+    """``(mask, stop values)``: the decision codes where stopping is legal and provably
+    optimal.  Such a successor is valued at once, like a terminal, and never stored."""
+    import numpy as np
+
+    stop = graph.stop_value(codes)
+    legal = ~np.isnan(stop)
+    return legal & graph.stop_is_optimal(codes), stop
+
+
+def _successor_codes(graph: Any, codes: Any) -> Iterator[tuple[int, Any]]:
+    """The distinct non-terminal successors of ``codes`` (all legal actions), by level."""
+
+    found = []
+    for action in graph.actions:
+        if action == STOP:
+            continue
+        legal, weights, successors = graph.transitions(codes, action)
+        if not legal.any():
+            continue
+        # Slot by slot: each outcome slot is a nearly sorted run of codes.
+        keep = (weights > 0) & legal[:, None]
+        column = successors.T[keep.T]
+        column = column[~graph.is_terminal(column)]
+        if len(column):
+            found.append(column)
+    if not found:
+        return
+    successors = _unique(found)
+    successors = successors[~_proved_stops(graph, successors)[0]]
+    if not len(successors):
+        return
+    at = graph.level(successors)
+    for target, mask in _by_level(at):
+        yield target, successors[mask]
+
+
+def _forward(graph: Any, root: int, max_states: int | None,
+             too_many: Callable[[], Exception], checkpoint: Callable[[int], None]
+             ) -> list[tuple[int, Any]]:
+    import numpy as np
+
+    pending: dict[int, list[Any]] = {int(graph.level(root)): [np.array([root], dtype=np.int64)]}
+    levels: list[tuple[int, Any]] = []
+    count = 0
+    while pending:
+        level = min(pending)
+        codes = _unique(pending.pop(level))
+        levels.append((level, codes))
+        count += len(codes)
+        if max_states is not None and count > max_states:
+            raise too_many()
+        checkpoint(count)
+        _, _, expand = _expanded(graph, codes)
+        inner = codes[expand]
+        for start in range(0, len(inner), CHUNK):
+            if start:
+                checkpoint(count)
+            for target, found in _successor_codes(graph, inner[start:start + CHUNK]):
+                parts = pending.setdefault(target, [])
+                parts.append(found)
+                if len(parts) > 8:  # bound the memory of a level still filling
+                    pending[target] = [_unique(parts)]
+    return levels
+
+
+def _successor_values(graph: Any, weights: Any, successors: Any,
+                      solved: dict[int, tuple[Any, Any]]) -> Any:
+    """``V`` of every slot of positive weight (0.0 in padding slots), slot-major: ``(K, n)``
+    (each slot's successors of sorted states are a nearly sorted run: cache-friendly look-ups).
+    """
+    import numpy as np
+
+    successors = successors.T
+    used = weights.T > 0
+    values = np.zeros(successors.shape, dtype=np.float64)
+    codes = successors[used]
+    found = np.empty(len(codes), dtype=np.float64)
+    terminal = graph.is_terminal(codes)
+    if terminal.any():
+        found[terminal] = graph.payoff(codes[terminal])
+        inner = ~terminal
+        codes = codes[inner]
+    else:
+        inner = slice(None)
+    if len(codes):
+        leaf, stop = _proved_stops(graph, codes)
+        inner_found = np.empty(len(codes), dtype=np.float64)
+        if leaf.any():
+            inner_found[leaf] = stop[leaf]
+            rest = ~leaf
+            inner_found[rest] = _looked_up(graph, codes[rest], solved)
+        else:
+            inner_found[:] = _looked_up(graph, codes, solved)
+        found[inner] = inner_found
+    values[used] = found
+    return values
+
+
+def _looked_up(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> Any:
+    """The solved values of decision codes (each in its level's sorted codes)."""
+    import numpy as np
+
+    if len(codes):
+        at = graph.level(codes)
+        inner_found = np.empty(len(codes), dtype=np.float64)
+        for target, mask in _by_level(at):
+            known, known_values = solved[target]
+            part = codes[mask]
+            inner_found[mask] = known_values[np.searchsorted(known, part)]
+        return inner_found
+    return np.empty(0, dtype=np.float64)
+
+
+def _mean(weights: Any, values: Any) -> Any:
+    """Slot by slot from 0.0, as the recursion adds ``weight * value``; then one division
+    (``values`` slot-major, ``(K, n)``)."""
+    import numpy as np
+
+    weights = weights.T
+    acc = np.zeros(weights.shape[1], dtype=np.float64)
+    for k in range(weights.shape[0]):
+        acc += weights[k] * values[k]
+    total = weights.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return acc / total
+
+
+def _best(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> tuple[Any, Any]:
+    """``(V, index of the best action)`` of ``codes``, their successors solved."""
+    import numpy as np
+
+    n = len(codes)
+    stop, stop_legal, expand = _expanded(graph, codes)
+    inner = codes[expand]
+    value = np.zeros(n, dtype=np.float64)
+    best = np.full(n, -1, dtype=np.int8)
+    for index, action in enumerate(graph.actions):
+        if action == STOP:
+            legal, q = stop_legal, stop
+        else:
+            if not len(inner):
+                continue
+            legal_inner, weights, successors = graph.transitions(inner, action)
+            if not legal_inner.any():
+                continue
+            weights = np.where(legal_inner[:, None], weights, 0)  # ignore illegal rows
+            legal = np.zeros(n, dtype=bool)
+            legal[expand] = legal_inner
+            q = np.zeros(n, dtype=np.float64)
+            q[expand] = _mean(weights, _successor_values(graph, weights, successors, solved))
+        unset = best < 0
+        with np.errstate(invalid="ignore"):
+            better = q > value + _TIE * np.maximum(np.maximum(1.0, np.abs(q)), np.abs(value))
+        take = legal & (unset | better)
+        value[take] = q[take]
+        best[take] = index
+    if (best < 0).any():
+        from pushluck_teach.games.base import PositionError
+
+        raise PositionError("a decision state with no legal action")
+    return value, best
+
+
+def _backward(graph: Any, levels: list[tuple[int, Any]],
+              checkpoint: Callable[[int], None]) -> LevelTable:
+    import numpy as np
+
+    solved: dict[int, tuple[Any, Any]] = {}
+    table: dict[int, tuple[Any, Any, Any]] = {}
+    count = 0
+    for level, codes in reversed(levels):
+        value = np.empty(len(codes), dtype=np.float64)
+        best = np.empty(len(codes), dtype=np.int8)
+        for start in range(0, len(codes), CHUNK):
+            if start:
+                checkpoint(count + start)
+            part = slice(start, start + CHUNK)
+            value[part], best[part] = _best(graph, codes[part], solved)
+        solved[level] = (codes, value)
+        table[level] = (codes, value, best)
+        count += len(codes)
+        checkpoint(count)
+    return LevelTable(tuple(graph.actions), table)
+
+
+def solve_levels(graph: Any, root: int, *, max_states: int | None = None,
+                 too_many: Callable[[], Exception] | None = None,
+                 checkpoint: Callable[[int], None] | None = None) -> LevelTable:
+    """Every state reachable from ``root`` (a decision code) solved in float mode, level by
+    level.  ``max_states``: stop with ``too_many()`` once more states are reached;
+    ``checkpoint(states so far)`` is called between levels (it may raise to cancel)."""
+
+    def refuse() -> Exception:
+        if too_many is not None:
+            return too_many()
+        from pushluck_teach.games.base import PositionError
+
+        return PositionError(f"more than {max_states:,} states are reachable from here")
+
+    check = checkpoint or (lambda _: None)
+    levels = _forward(graph, root, max_states, refuse, check)
+    return _backward(graph, levels, check)
+
+
+class LevelMemo(MutableMapping[Any, Any]):
+    """A float memo backed by solved level tables, with a dict for every other write.
+
+    Look-up: the dict, then each table (level of the code, then a binary search).  Writes go
+    to the dict (``base``: a shipped table's dict stays shared).  ``best`` gives the recorded
+    best actions of the tables (:class:`LevelBest`)."""
+
+    def __init__(self, graph: Any, base: dict[Any, Any] | None = None) -> None:
+        self.graph = graph
+        self.base: dict[Any, Any] = {} if base is None else base
+        self.tables: list[LevelTable] = []
+        self._table_states = 0
+
+    def add(self, table: LevelTable) -> None:
+        self.tables.append(table)
+        self._table_states += table.size
+
+    def find(self, state: Any) -> tuple[float, str] | None:
+        """``(value, best action)`` of ``state`` in the tables, or ``None``."""
+        if not self.tables:
+            return None
+        code = self.graph.code(state)
+        if code is None:
+            return None
+        import numpy as np
+
+        level = int(self.graph.level(code))
+        for table in reversed(self.tables):
+            found = table.levels.get(level)
+            if found is None:
+                continue
+            codes, values, best = found
+            i = int(np.searchsorted(codes, code))
+            if i < len(codes) and int(codes[i]) == code:
+                return float(values[i]), table.actions[int(best[i])]
+        return None
+
+    def get(self, state: Any, default: Any = None) -> Any:
+        value = self.base.get(state)
+        if value is not None:
+            return value
+        found = self.find(state)
+        return default if found is None else found[0]
+
+    def __getitem__(self, state: Any) -> Any:
+        value = self.get(state)
+        if value is None:
+            raise KeyError(state)
+        return value
+
+    def __contains__(self, state: object) -> bool:
+        return self.get(state) is not None
+
+    def __setitem__(self, state: Any, value: Any) -> None:
+        self.base[state] = value
+
+    def __delitem__(self, state: Any) -> None:
+        del self.base[state]
+
+    def __iter__(self) -> Iterator[Any]:
+        """The dict's states only (the tables' codes are not model states in general)."""
+        return iter(self.base)
+
+    def __len__(self) -> int:
+        """States held: the dict's and the tables' (a state in both counts twice)."""
+        return len(self.base) + self._table_states
+
+
+class LevelBest(MutableMapping[Any, str]):
+    """Best actions: the solver's dict first, then the tables of a :class:`LevelMemo`."""
+
+    def __init__(self, memo: LevelMemo, base: dict[Any, str]) -> None:
+        self.memo = memo
+        self.base = base
+
+    def get(self, state: Any, default: Any = None) -> Any:
+        best = self.base.get(state)
+        if best is not None:
+            return best
+        found = self.memo.find(state)
+        return default if found is None else found[1]
+
+    def __getitem__(self, state: Any) -> str:
+        best = self.get(state)
+        if best is None:
+            raise KeyError(state)
+        return best
+
+    def __setitem__(self, state: Any, best: str) -> None:
+        self.base[state] = best
+
+    def __delitem__(self, state: Any) -> None:
+        del self.base[state]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.base)
+
+    def __len__(self) -> int:
+        return len(self.base)
