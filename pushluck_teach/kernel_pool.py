@@ -12,8 +12,15 @@ died in the pool is still handed out.  This manager replaces it (``preheat_kerne
 * a page's request takes a pooled kernel only after checking that its process is alive, and
   marks it active at that moment, so the idle culler counts from the hand-out, never from the
   warm-up; pooled kernels are never culled;
-* the pool refills ``fill_delay`` seconds after a hand-out (the page's own cells run first), and
-  a pooled kernel that dies is replaced.
+* the pool refills once the pages' kernels have been quiet for ``fill_delay`` seconds (no
+  hand-out, no message to or from a page's kernel; at most ``QUIET_WAIT_LIMIT`` after the last
+  hand-out): the page being opened, and every page of a burst of openings, gets the CPU first;
+  a pooled kernel that dies is replaced;
+* the server serves plotly's widget bundle as a file (``PLOTLY_BUNDLE_PATH`` under Voilà's
+  ``/voila/labextensions/``) and tells every kernel it starts where
+  (``$PUSHLUCK_PLOTLY_BUNDLE_URL``): the page's template preloads the 5 MB bundle while the
+  server runs the notebook, and the figures' widget state no longer carries it (see
+  :mod:`pushluck_teach.ui.figures`).
 
 Kernels talk to the server over IPC (Unix sockets in Voilà's private connection directory:
 ``KernelManager.transport = "ipc"`` in ``voila.json``), so no two kernels can race for a TCP
@@ -24,35 +31,75 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
+import time
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 # An AF_UNIX socket path is limited to 108 bytes on Linux and 104 on macOS; jupyter_client adds
 # "-<n>" to the kernel's IPC prefix.  Keep a margin.
 IPC_PATH_LIMIT = 96
 # How often a full pool checks that its kernels are still alive (seconds).
 HEALTH_CHECK_PERIOD = 5.0
+# The longest the refill waits for the pages' kernels to fall quiet after a hand-out (seconds).
+QUIET_WAIT_LIMIT = 30.0
 
+#: The environment variable that tells a kernel the URL at which the server serves plotly's
+#: widget bundle (read by ``pushluck_teach.ui.figures``; this module imports nothing of the
+#: package, so the name is written in both places and a test checks they agree).
+BUNDLE_URL_ENV = "PUSHLUCK_PLOTLY_BUNDLE_URL"
+#: Where the bundle is served, under Voilà's ``/voila/labextensions/`` (the page template
+#: ``share/jupyter/voila/templates/pushluck`` preloads the same path).
+PLOTLY_BUNDLE_PATH = "pushluck-plotly/widgetbundle.js"
+
+# What a page's first cell would otherwise do for the first time (measured in a pool kernel,
+# benchmarks/bench_ui_kernel.py --page): import the modules the pages import lazily (the
+# whole-game solvers pull in scipy.sparse, ~0.5 s) and build one Plotly figure widget (Plotly
+# builds and caches its "plotly_white" template and loads its validators, ~0.3 s).  About
+# 50 MB more per kernel; no game table is built, so no solver cache is filled.
 DEFAULT_WARMUP = """\
 def _pushluck_warm_up():
     import importlib
     for name in ("ipywidgets", "plotly.graph_objects", "pushluck_teach.ui",
-                 "pushluck_teach.ui.lessons"):
+                 "pushluck_teach.ui.lessons", "pushluck_teach.ui.card_table",
+                 "pushluck_teach.ui.gauge", "pushluck_teach.ui.whole_game"):
         try:
             importlib.import_module(name)
         except ImportError:
             pass
+    try:
+        from pushluck_teach.solve.whole_game import solver_modules
+        for module in solver_modules().values():
+            importlib.import_module(module)
+        from pushluck_teach.ui.figures import base_layout, live_figure
+        live_figure([], base_layout("warm-up"), carry_bundle=False).close()
+    except ImportError:
+        pass
 _pushluck_warm_up()
 del _pushluck_warm_up
 """
+
+
+def plotly_bundle_file() -> Path | None:
+    """plotly's widget bundle (``plotly/package_data/widgetbundle.js``), without importing
+    plotly; None when plotly is not installed or has no such file."""
+    spec = importlib.util.find_spec("plotly")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        bundle = Path(location) / "package_data" / "widgetbundle.js"
+        if bundle.is_file():
+            return bundle
+    return None
 
 
 @dataclass(frozen=True)
@@ -74,9 +121,17 @@ class WarmKernelPool(AsyncMappingKernelManager):
         help="Warm kernels kept ready for the next page (any page). 0 disables the pool.",
     )
     fill_delay = Float(
-        2.0,
+        5.0,
         config=True,
-        help="Seconds to wait after a kernel is handed out before warming its replacement.",
+        help="Seconds without a hand-out or any page-kernel message before the pool warms "
+        "replacements (a page, or a burst of pages, opens without a warming kernel taking the "
+        "CPU).",
+    )
+    serve_plotly_bundle = Bool(
+        True,
+        config=True,
+        help="Serve plotly's widget bundle under /voila/labextensions/ and tell kernels its "
+        "URL, so pages load it as a file instead of through the widgets' state.",
     )
     warmup_timeout = Float(
         180.0, config=True, help="Seconds a pool kernel may take to start and warm up."
@@ -100,6 +155,9 @@ class WarmKernelPool(AsyncMappingKernelManager):
         self._refill = asyncio.Event()
         self._fill_task: asyncio.Task | None = None
         self._short_ipc_dir: str | None = None
+        self._last_hand_out = 0.0
+        self._bundle_dir: str | None = None
+        self._bundle_url = self._serve_plotly_bundle() if self.serve_plotly_bundle else ""
         if self.pool_size > 0:
             try:
                 loop = asyncio.get_event_loop()
@@ -117,6 +175,47 @@ class WarmKernelPool(AsyncMappingKernelManager):
     def is_pooled(self, kernel_id: str) -> bool:
         """True while ``kernel_id`` sits in the pool (ready or warming up)."""
         return kernel_id in self._ready or kernel_id in self._warming
+
+    @property
+    def plotly_bundle_url(self) -> str:
+        """The URL path at which the server serves plotly's widget bundle ("" when it does
+        not)."""
+        return self._bundle_url
+
+    # ------------------------------------------------------------ plotly bundle
+
+    def _serve_plotly_bundle(self) -> str:
+        """Put plotly's widget bundle where Voilà's labextension handler serves it; its URL.
+
+        The handler serves files from every labextension path; a private directory holding
+        ``pushluck-plotly/widgetbundle.js`` (a copy of plotly's file: tornado refuses a symbolic
+        link that leads out of the served directory) is added to Voilà's
+        ``extra_labextensions_path`` before Voilà builds its handlers (it creates this manager
+        first).  Outside a Voilà app, or without plotly, nothing is served ("")."""
+        configuration = getattr(self.parent, "voila_configuration", None)
+        bundle = plotly_bundle_file()
+        if configuration is None or bundle is None:
+            return ""
+        directory = tempfile.mkdtemp(prefix="pushluck-plotly-")
+        target = Path(directory, PLOTLY_BUNDLE_PATH)
+        target.parent.mkdir(parents=True)
+        shutil.copyfile(bundle, target)
+        self._bundle_dir = directory
+        configuration.extra_labextensions_path = [
+            *configuration.extra_labextensions_path, directory]
+        base = getattr(self.parent, "server_url", None) or getattr(self.parent, "base_url", "/")
+        url = base.rstrip("/") + "/voila/labextensions/" + PLOTLY_BUNDLE_PATH
+        self.log.info("Serving plotly's widget bundle at %s", url)
+        return url
+
+    def _add_bundle_url(self, kwargs: dict) -> dict:
+        """A new kernel's start arguments with the bundle's URL added to its environment
+        (unchanged when the bundle is not served)."""
+        if self._bundle_url:
+            env = kwargs.get("env")
+            kwargs["env"] = {**(os.environ if env is None else env),
+                             BUNDLE_URL_ENV: self._bundle_url}
+        return kwargs
 
     # ---------------------------------------------------------- kernel start
 
@@ -138,6 +237,8 @@ class WarmKernelPool(AsyncMappingKernelManager):
             pooled = await self._take_live_pooled_kernel()
             if pooled is not None:
                 return pooled
+        if kernel_id is None:  # a new kernel (an existing id is only looked up)
+            kwargs = self._add_bundle_url(kwargs)
         return await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
 
     def _pool_kernel_name(self) -> str:
@@ -156,6 +257,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
             if kernel_id in self and await self._is_alive(kernel_id):
                 # The idle culler measures from last_activity: count from the hand-out.
                 self.get_kernel(kernel_id).last_activity = utcnow()
+                self._last_hand_out = time.monotonic()
                 self._served += 1
                 self.log.info("Serving warm pool kernel %s", kernel_id)
                 self._refill.set()
@@ -163,6 +265,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
             self._replaced += 1
             self.log.warning("Pool kernel %s died while waiting; discarding it", kernel_id)
             await self._discard(kernel_id)
+        self._last_hand_out = time.monotonic()
         self._refill.set()
         return None
 
@@ -193,7 +296,8 @@ class WarmKernelPool(AsyncMappingKernelManager):
                         await asyncio.wait_for(self._refill.wait(), timeout=HEALTH_CHECK_PERIOD)
                     except TimeoutError:
                         continue
-                    await asyncio.sleep(self.fill_delay)  # the page's own cells run first
+                await self._wait_for_quiet()
+                if len(self._ready) >= self.pool_size:
                     continue
                 if await self._warm_one():
                     failures = 0
@@ -204,6 +308,34 @@ class WarmKernelPool(AsyncMappingKernelManager):
                 self.log.exception("Warm pool: unexpected error; carrying on")
             failures += 1
             await asyncio.sleep(min(60.0, 2.0**failures))
+
+    async def _wait_for_quiet(self) -> None:
+        """Sleep until the pages' kernels have been quiet for ``fill_delay`` seconds: no
+        kernel handed out and no message to or from a page's kernel (a page still opening, or
+        a burst of pages, gets the CPU first); at most ``QUIET_WAIT_LIMIT`` seconds after the
+        last hand-out, so a class that keeps clicking still gets its pool back."""
+        while not self._closing:
+            now = time.monotonic()
+            if now - self._last_hand_out >= QUIET_WAIT_LIMIT:
+                return
+            remaining = max(self._last_hand_out, self._last_page_activity()) + self.fill_delay - now
+            if remaining <= 0:
+                return
+            await asyncio.sleep(min(remaining, 1.0))
+
+    def _last_page_activity(self) -> float:
+        """The latest activity of any kernel not in the pool, on the ``time.monotonic`` clock
+        (0 when there is none)."""
+        latest = None
+        for kernel_id in self.list_kernel_ids():
+            if self.is_pooled(kernel_id):
+                continue
+            activity = getattr(self.get_kernel(kernel_id), "last_activity", None)
+            if activity is not None and (latest is None or activity > latest):
+                latest = activity
+        if latest is None:
+            return 0.0
+        return time.monotonic() - (utcnow() - latest).total_seconds()
 
     async def _drop_dead_pooled_kernels(self) -> None:
         for kernel_id in list(self._ready):
@@ -220,7 +352,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
         kernel_id = None
         try:
             kernel_id = await super().start_kernel(
-                path="", kernel_name=self._pool_kernel_name()
+                path="", **self._add_bundle_url({"kernel_name": self._pool_kernel_name()})
             )
             self._warming.add(kernel_id)
             await asyncio.wait_for(self._run_warmup(kernel_id), timeout=self.warmup_timeout)
@@ -274,5 +406,6 @@ class WarmKernelPool(AsyncMappingKernelManager):
         self._ready.clear()
         self._warming.clear()
         await super().shutdown_all(now=now)
-        if self._short_ipc_dir is not None:
-            shutil.rmtree(self._short_ipc_dir, ignore_errors=True)
+        for directory in (self._short_ipc_dir, self._bundle_dir):
+            if directory is not None:
+                shutil.rmtree(directory, ignore_errors=True)

@@ -5,7 +5,7 @@
 #
 #   --port N      port to listen on (default 8866, or $PUSHLUCK_PORT)
 #   --pool N      warm kernels kept ready for the next pages opened, any page (default 2; about
-#                 140 MB each; raise it to the number of students who will open a page at the
+#                 150 MB each; raise it to the number of students who will open a page at the
 #                 same moment; 0 starts every kernel on demand)
 #   --no-install  do not create .venv or install anything (without .venv: the voila on PATH)
 #   -- ...        everything after "--" goes to Voilà as it is (e.g. --WarmKernelPool.fill_delay=5)

@@ -8,7 +8,7 @@ private loopback port and reads Voilà's log.  Reproduced here:
 * a served kernel's idle time counts from the hand-out: a page fetched without a browser keeps
   its kernel for the timeout, then the culler frees it;
 * a pool kernel killed while it waits is never handed to a page: the page gets a live kernel;
-* the app's full pool starts 10 times over (two servers at once each time, so kernels of two
+* the app's full pool starts 20 times over (two servers at once each time, so kernels of two
   processes start together) with no kernel dying and every kernel on IPC sockets;
 * a page whose kernel dies (killed from outside, or dying while the page is rendered) shows the
   notice with a reload button, and the reload brings a working page back.
@@ -234,8 +234,10 @@ def test_pool_kernel_that_died_is_never_served():
 
 
 @pytest.mark.slow
-def test_full_pool_starts_ten_times_without_a_kernel_dying():
-    rounds, seen, seconds = 5, [], []
+def test_full_pool_starts_twenty_times_without_a_kernel_dying():
+    """20 full pools (10 rounds of two apps at once): the cheapest way to start the app's own
+    pool 20 times, each round both servers' kernels warming at the same moment."""
+    rounds, seen, seconds = 10, [], []
     for _ in range(rounds):
         start = time.monotonic()
         apps = [App(PORTS[1]), App(PORTS[2])]  # the README's command, default pool, twice
@@ -288,6 +290,46 @@ def test_page_whose_kernel_dies_says_so_and_reload_recovers(browser):
 
 
 @pytest.mark.browser
+def test_page_whose_widgets_never_load_reloads_once_then_says_so(browser):
+    """The kernel's answers to the page's widget manager are dropped (as if they never came):
+    the page reloads by itself once and renders on a fresh kernel; when the widgets stall on
+    the reloaded page too, it says so and offers the reload button."""
+    with App(PORTS[0], "--pool", "0") as app:
+        app.wait_for_log(r"Voil. is running at")
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.add_init_script("window.pushluckWidgetsLoadMs = 6000")
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        stall = {"loads": 1}  # how many page loads get a kernel connection that never answers
+        connections: list[str] = []
+
+        def route(ws) -> None:
+            server = ws.connect_to_server()
+            connections.append(ws.url)
+            if len(connections) <= stall["loads"]:
+                server.on_message(lambda message: None)  # the kernel's replies never arrive
+
+        page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
+        page.goto(app.url("Play_Pig.ipynb"), timeout=180_000)
+        first_kernel = page.evaluate("window.pushluckKernelId")
+        # the page reloads by itself and renders on a fresh kernel
+        page.wait_for_function("(k) => window.pushluckKernelId && window.pushluckKernelId !== k",
+                               arg=first_kernel, timeout=180_000)
+        page.wait_for_selector(".pushluck-table", state="visible", timeout=180_000)
+        assert page.locator(NOTICE).is_hidden()
+        assert page.evaluate("window.pushluckStalledWidgets()") == 0
+        # stalled again right after a reload: no second automatic reload, the notice instead
+        stall["loads"] = len(connections) + 1
+        page.evaluate("sessionStorage.setItem('pushluck-reloaded:' + location.pathname, '1')")
+        page.reload(timeout=180_000)
+        page.wait_for_selector(NOTICE, state="visible", timeout=120_000)
+        assert page.get_attribute(NOTICE, "data-reason") == "widgets"
+        assert "did not load" in page.locator(NOTICE).inner_text()
+        page.close()
+        assert not errors, errors
+
+
+@pytest.mark.browser
 def test_page_whose_kernel_dies_while_rendering_says_so(browser, tmp_path):
     notebook = {
         "cells": [
@@ -310,3 +352,74 @@ def test_page_whose_kernel_dies_while_rendering_says_so(browser, tmp_path):
         assert page.locator("#pushluck-reload").is_visible()
         assert "never printed" not in page.content()
         page.close()
+
+
+def test_the_bundle_url_has_one_name_in_the_server_and_the_kernel():
+    from pushluck_teach import kernel_pool
+    from pushluck_teach.ui import figures
+
+    assert kernel_pool.BUNDLE_URL_ENV == figures.BUNDLE_URL_ENV
+
+
+@pytest.mark.slow
+def test_server_serves_plotly_bundle_and_its_kernels_carry_only_the_url(tmp_path):
+    """The file served is plotly's own widget bundle, byte for byte; a kernel of the app (pooled
+    or started for a page with the pool empty) knows its URL, and a chart made there carries the
+    URL instead of the 5 MB bundle."""
+    notebook = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {},
+                   "outputs": [], "source": [
+                       "import os\n",
+                       "from pushluck_teach.ui.figures import live_figure\n",
+                       "fig = live_figure([], {})\n",
+                       "print('url=' + os.environ.get('PUSHLUCK_PLOTLY_BUNDLE_URL', 'none'),\n",
+                       "      'carried=%d' % len(fig._plotly_esm), 'named=' + fig._plotly_esm_url)",
+                   ]}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+    (tmp_path / "Url.ipynb").write_text(json.dumps(notebook))
+    import plotly
+
+    plotly_file = Path(plotly.__file__).parent / "package_data" / "widgetbundle.js"
+    url = "/voila/labextensions/pushluck-plotly/widgetbundle.js"
+    with App(PORTS[0], "--WarmKernelPool.pool_size=1", notebooks=tmp_path) as app:
+        app.wait_for_pool(1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{app.port}{url}", timeout=60) as response:
+            assert response.read() == plotly_file.read_bytes()
+        for _ in range(2):  # the pooled kernel, then one started for the page (pool empty)
+            with urllib.request.urlopen(app.url("Url.ipynb"), timeout=180) as response:
+                html = response.read().decode()
+            assert f"url={url} carried=0 named={url}" in html, html[-3000:]
+        assert len(served_kernels(app.log)) == 1
+
+
+@pytest.mark.slow
+def test_pool_refills_only_after_fill_delay_without_a_hand_out():
+    """Two pages taken 2 s apart: the pool warms its first replacement no sooner than
+    ``fill_delay`` (5 s here) after the second hand-out, not after the first."""
+    import threading
+
+    def fetch() -> None:
+        with urllib.request.urlopen(app.url("Play_Pig.ipynb"), timeout=180) as response:
+            response.read()
+
+    with App(PORTS[0], "--pool", "2", "--", "--WarmKernelPool.fill_delay=5") as app:
+        app.wait_for_pool(2)
+        before = len(started_kernels(app.log))
+        fetches = [threading.Thread(target=fetch) for _ in range(2)]
+        fetches[0].start()
+        app.wait_for_log(r"Serving warm pool kernel", count=1)
+        time.sleep(2)
+        fetches[1].start()
+        app.wait_for_log(r"Serving warm pool kernel", count=2)
+        second = time.monotonic()
+        while len(started_kernels(app.log)) == before and time.monotonic() - second < 60:
+            time.sleep(0.05)
+        refill = time.monotonic() - second
+        for thread in fetches:
+            thread.join(timeout=180)
+        assert len(started_kernels(app.log)) > before
+        assert refill >= 5 - 0.5, refill  # the log is polled every 0.25 s
+        app.wait_for_pool(2, times=2)
