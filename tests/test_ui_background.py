@@ -57,3 +57,24 @@ def test_an_error_reaches_the_callback_of_the_latest_request() -> None:
     assert got.wait(5)
     task.close()
     assert errors == ["no solution here"]
+
+
+def test_wait_returns_after_the_callback_and_what_it_started() -> None:
+    """``wait`` covers the callback (it runs in the worker just after the result) and a
+    follow-up computation the callback submits (values, then the distribution)."""
+    task: LatestOnly[str] = LatestOnly("test-latest")
+    seen: list[str] = []
+
+    def second_done(future) -> None:
+        threading.Event().wait(0.2)  # a slow callback: wait must not return before it ends
+        seen.append(future.result())
+
+    def first_done(future) -> None:
+        threading.Event().wait(0.2)
+        seen.append(future.result())
+        task.submit(lambda: "follow-up", second_done)
+
+    task.submit(lambda: "first", first_done)
+    task.wait(10)
+    task.close()
+    assert seen == ["first", "follow-up"]

@@ -74,7 +74,7 @@ def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes
 
 def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() -> None:
     spec = get_game("captain-seven")
-    model, state = spec.position(spec.variant_cls(relics=True), relic="J", drawn="5h")
+    model, state = spec.position(spec.variant_cls(relics=True), relic="J")  # refused up front
     panel = AnalysisPanel()
     numbers = panel.show(model, state)
     assert "solver states" in numbers.pending and "solver states" in panel.headline.value

@@ -274,9 +274,10 @@ def test_pig_whole_game_charts_match_the_solver() -> None:
 
 
 @pytest.mark.slow
-# Incan Gold is left out here: with other explorers inside, a later round's position can exceed
-# the solver's budget; the page then shows the refusal but the whole-game walk cannot compare
-# numbers (open work in issues 8 and 9). Its first decisions and the fuzz test still cover it.
+# Incan Gold is left out here: the page answers every position of the walk in float mode
+# (level by level with NumPy) and `pushluck odds` now answers a position too large for exact
+# fractions in decimals with the bust chance still exact (tests/test_cli.py), but the walk with
+# Incan Gold's round solves at every click has not been timed into the suite yet. Open in issue 9.
 @pytest.mark.parametrize("name", [n for n in GAMES if n not in ("pig", "incan-gold")])
 def test_whole_game_charts_match_the_solver(name: str) -> None:
     table = play_checked(name, max_clicks=150, cli_checks=3)

@@ -35,12 +35,10 @@ from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
 from pushluck_teach.solve.turn import Cancelled, cached_solver, watching
 from pushluck_teach.ui import figures as F
 from pushluck_teach.ui.background import LatestOnly
+from pushluck_teach.ui.projector import PROJECTOR_CHART_FONT, PROJECTOR_CHART_HEIGHT
 from pushluck_teach.ui.theme import STYLESHEET
 
 COACH_MODES = ("off", "after", "always")
-#: chart size (width, height) in projector mode: two charts side by side beside the table at
-#: 1280x720
-PROJECTOR_FIGURE = (380, 300)
 Number = Fraction | float | int
 
 
@@ -247,7 +245,7 @@ class AnalysisPanel(widgets.VBox):
         self.threshold_slider = widgets.IntSlider(
             value=self.threshold, min=0, max=60, step=1, continuous_update=False,
             description="Stop at T =", style={"description_width": "initial"},
-            layout=widgets.Layout(width="420px"),
+            layout=widgets.Layout(width="auto", max_width="420px"),
         )
         widgets.link((self.threshold_slider, "value"), (self, "threshold"))
         self._model: TurnModel[Any] | None = None
@@ -270,8 +268,7 @@ class AnalysisPanel(widgets.VBox):
             holder = widgets.Box([fig], layout=widgets.Layout(min_height=f"{F.FIGURE_HEIGHT}px"))
             holder.add_class("pl-figure-holder")
             text.add_class("pl-numbers-text")
-            box = widgets.VBox([holder, *extra, text],
-                               layout=widgets.Layout(width="490px", margin="4px"))
+            box = widgets.VBox([holder, *extra, text], layout=widgets.Layout(margin="4px"))
             box.add_class("pl-cell")
             box.add_class(f"pl-cell-{key}")
             return box
@@ -281,9 +278,8 @@ class AnalysisPanel(widgets.VBox):
              cell(self.fig_bust, self.text_bust, "extra"),
              cell(self.fig_choice, self.text_choice, "main"),
              cell(self.fig_dist, self.text_dist, "extra", self.threshold_slider)],
-            layout=widgets.Layout(flex_flow="row wrap"),
         )
-        grid.add_class("pl-grid")
+        grid.add_class("pl-grid")  # a CSS grid: as many columns as fit (theme.PAGE_CSS)
         self.details_toggle = widgets.ToggleButton(
             value=False, description="Show every chart and number table",
             tooltip="Projector mode folds the bust-risk and distribution charts and the number "
@@ -298,14 +294,16 @@ class AnalysisPanel(widgets.VBox):
 
     # ---- projector mode -------------------------------------------------------------------
     def set_projector(self, on: bool) -> None:
-        """Projector mode: the next-draw and value-of-the-choice charts side by side at
-        :data:`PROJECTOR_FIGURE` size; the other charts and the number tables fold away (one
-        click on ``details_toggle`` opens them)."""
-        width, height = PROJECTOR_FIGURE if on else (F.FIGURE_WIDTH, F.FIGURE_HEIGHT)
+        """Projector mode: the next-draw and value-of-the-choice charts side by side, as wide
+        as the screen allows, in the projector's chart height and type size
+        (:mod:`pushluck_teach.ui.projector`); the other charts and the number tables fold away
+        (one click on ``details_toggle`` opens them)."""
+        height, font = ((PROJECTOR_CHART_HEIGHT, PROJECTOR_CHART_FONT) if on
+                        else (F.FIGURE_HEIGHT, F.FIGURE_FONT))
         for fig in self.figures:
             with fig.batch_update():
-                fig.layout.width = width
                 fig.layout.height = height
+                fig.layout.font.size = font
         self._publish(*self.figures)
         if on:
             self.add_class("pl-projector")

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Executor, Future, ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
@@ -100,6 +102,7 @@ class LatestOnly(Generic[T]):
         self._generation = 0
         self._executor: Executor | None = None
         self._future: Future[T] | None = None
+        self._delivered: threading.Event | None = None  # set once the latest ``on_done`` ran
 
     @property
     def generation(self) -> int:
@@ -127,23 +130,36 @@ class LatestOnly(Generic[T]):
             self._executor = worker_executor(self._thread_name)
         if self._future is not None:
             self._future.cancel()  # only stops a computation that has not started yet
+        delivered = threading.Event()
         future = self._executor.submit(work)
-        self._future = future
+        self._future, self._delivered = future, delivered
 
         def deliver(done: Future[T]) -> None:
-            if not done.cancelled() and self.is_latest(generation):
-                on_done(done)
+            try:
+                if not done.cancelled() and self.is_latest(generation):
+                    on_done(done)
+            finally:
+                delivered.set()
 
         future.add_done_callback(deliver)
         return future
 
     def wait(self, timeout: float | None = 60.0) -> None:
-        """Block until the latest computation has finished (tests, benchmarks); its error, if
-        any, is left to ``on_done``."""
-        future = self._future
-        if future is not None:
+        """Block until the latest computation has finished and its ``on_done`` has run, and so
+        on for any computation that ``on_done`` submitted (tests, benchmarks); an error is left
+        to ``on_done``."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (future := self._future) is not None:
+            delivered = self._delivered
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             with contextlib.suppress(CancelledError):
-                future.exception(timeout=timeout)
+                future.exception(timeout=left)
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if delivered is not None and not future.cancelled():
+                delivered.wait(left)  # the callback runs just after the result, in the worker
+            if future is self._future or (deadline is not None
+                                          and time.monotonic() >= deadline):
+                return
 
     def close(self) -> None:
         """Stop the worker thread (pending computations are cancelled)."""

@@ -37,7 +37,14 @@ from pushluck_teach.games.base import (
     get_game,
 )
 from pushluck_teach.ui.background import LatestOnly
-from pushluck_teach.ui.figures import base_layout, live_figure, sync_widget_state
+from pushluck_teach.ui.figures import (
+    TWO_LINE_TITLE_MARGIN,
+    base_layout,
+    live_figure,
+    sync_widget_state,
+    wrapped_title,
+)
+from pushluck_teach.ui.projector import ProjectorSwitch, chart_row, fold
 from pushluck_teach.ui.table import action_class
 from pushluck_teach.ui.theme import FONT_STACK, OKABE_ITO, STYLESHEET
 
@@ -71,6 +78,26 @@ CARD_TABLE_CSS = f"""
   #777 8px); color: #fff; }}
 .pushluck-zone-row {{ margin: 6px 0; }}
 .pushluck-zone-row-title {{ font-weight: 700; font-size: 15px; }}
+/* the board and the odds side by side where they fit (charts as wide as the panel) */
+.pl-cardtable-main {{ flex-wrap: wrap; column-gap: 16px; }}
+.pl-cardtable-main > .pl-cardtable-play {{ flex: 1 1 560px; min-width: 0; }}
+.pl-cardtable-main > .pushluck-analysis {{ flex: 1 1 460px; min-width: 0; }}
+/* projector mode (ProjectorSwitch): board | odds with the two charts side by side */
+.pl-projector-table .pl-cardtable-main {{ flex-wrap: nowrap; }}
+.pl-projector-table .pl-cardtable-main > .pl-cardtable-play {{ flex: 5 1 0; }}
+.pl-projector-table .pl-cardtable-main > .pushluck-analysis {{ flex: 6 1 0; }}
+/* the buttons above the board (no scrolling to play); the board compact */
+.pl-projector-table .pl-cardtable-play > .pl-cardtable-actions {{ order: -1; }}
+.pl-projector-table .pl-cardtable-play > .pushluck-status-box {{ order: -2; }}
+.pl-projector-table .pl-cardtable-play > .pl-cardtable-message {{ order: -1; }}
+.pl-projector-table .pushluck-action {{ width: auto !important; padding: 0 10px; }}
+.pl-projector-table .pushluck-zone-row {{ margin: 0; }}
+.pl-projector-table .pushluck-zone {{ margin: 1px 8px 1px 0; }}
+.pl-projector-table .pushluck-zone-label {{ font-size: 14px; }}
+.pl-projector-table .pushluck-zone-cards {{ min-height: 0; }}
+.pl-projector-table .pushluck-face {{ width: 46px; height: 54px; font-size: 19px; }}
+.pl-projector-table .pushluck-status {{ font-size: 20px; }}
+.pl-projector-table .pushluck-headline {{ font-size: 21px; line-height: 1.35; }}
 </style>
 """
 
@@ -141,7 +168,10 @@ class CardTable(widgets.VBox):
     message = Unicode("")
 
     def __init__(self, game: str, *, seats: Sequence[str] = (HUMAN, "odds"), seed: int = 0,
-                 options: dict[str, Any] | None = None, background: bool = True) -> None:
+                 options: dict[str, Any] | None = None, background: bool = True,
+                 projector: bool | None = False) -> None:
+        """``projector``: start in projector mode (True), not (False), or as the page's address
+        says (None: ``?projector``; see :mod:`pushluck_teach.ui.projector`)."""
         super().__init__()
         self.add_class("pushluck-cardtable")
         self.spec: GameSpec = get_game(game)
@@ -170,22 +200,48 @@ class CardTable(widgets.VBox):
         self.headline = widgets.HTML()
         self.numbers = widgets.HTML()
         self.cli_html = widgets.HTML()
+        def chart_layout(title: str) -> dict[str, Any]:
+            # a smaller title on two lines: the two charts share half a projector screen
+            layout = base_layout(title, margin=TWO_LINE_TITLE_MARGIN)
+            layout["title"]["font"] = {"size": 13}
+            return layout
+
         self.score_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
                                                 marker={"color": OKABE_ITO["blue"]})],
-                                        base_layout("Final score"))
+                                        chart_layout("Final score"))
         self.card_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
                                                marker={"color": OKABE_ITO["bluish_green"]})],
-                                       base_layout("Chance of each missing card"),
+                                       chart_layout("Chance of each missing card"),
                                        carry_bundle=False)
-        panel = widgets.VBox([self.subject_buttons, self.headline, self.score_figure,
-                              self.card_figure, self.numbers, self.cli_html])
+        panel = widgets.VBox([self.subject_buttons, self.headline,
+                              chart_row(self.score_figure, self.card_figure), self.numbers,
+                              self.cli_html])
         panel.add_class("pushluck-analysis")
         play = widgets.VBox([self.status, self.table_html, self.message_html, self.show_hand,
                              self.actions_box, self.new_game_button, self.log_html])
-        self.children = [self.header, widgets.HBox([play, panel])]
+        play.add_class("pl-cardtable-play")
+        self.status.add_class("pushluck-status-box")
+        self.message_html.add_class("pl-cardtable-message")
+        self.actions_box.add_class("pl-cardtable-actions")
+        main = widgets.HBox([play, panel])
+        main.add_class("pl-cardtable-main")
+        # projector mode: the log, the number lines and the command fold away (one click)
+        fold(self.log_html, self.numbers, self.cli_html)
+        self.projector_switch = ProjectorSwitch(
+            on=projector, charts=(self.score_figure, self.card_figure),
+            on_change=[self._projector_changed])
+        if self.projector_switch.on:
+            self._projector_changed(True)
+        self.children = [self.header, self.projector_switch, main]
         self.game, self.seats, self.seed = game, tuple(seats), seed
         self.options = dict(options or {})
         self.new_game()
+
+    def _projector_changed(self, on: bool) -> None:
+        if on:
+            self.add_class("pl-projector-table")
+        else:
+            self.remove_class("pl-projector-table")
 
     # -- game flow -----------------------------------------------------------------------------
 
@@ -389,7 +445,7 @@ class CardTable(widgets.VBox):
                 fig.data[0].x = list(chart.labels)
                 fig.data[0].y = [float(v) for v in chart.values]
                 fig.data[0].text = list(chart.texts)
-                fig.layout.title.text = chart.title
+                fig.layout.title.text = wrapped_title(chart.title)
                 fig.layout.xaxis.title.text = chart.x_title
                 fig.layout.yaxis.title.text = chart.y_title
                 fig.layout.xaxis.type = "category"

@@ -29,6 +29,11 @@ figure, see ``carry_bundle``) after that deadline-bound step; its views re-draw 
 :func:`sync_widget_state` assigns those after every update, so a view always ends on the
 figure's current state even if an edit message arrived before the bundle had loaded.
 
+Under the app's server the bundle does not travel in the widget state at all: the server serves
+it as a file and names its URL in ``$PUSHLUCK_PLOTLY_BUNDLE_URL`` (``pushluck_teach.kernel_pool``),
+the page's template preloads it (fetched and compiled while the server still runs the notebook),
+and every figure carries only the URL (``_plotly_esm_url``), which the loader imports.
+
 PNG download: the modebar's camera button saves a PNG; the options go in the figure's
 ``_config`` trait (``toImageButtonOptions``), which the plotly FigureWidget front end passes to
 ``Plotly.newPlot`` (checked against plotly 6/7's ``widgetbundle.js``).
@@ -36,6 +41,8 @@ PNG download: the modebar's camera button saves a PNG; the options go in the fig
 
 from __future__ import annotations
 
+import os
+import textwrap
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
@@ -44,7 +51,7 @@ from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
-from traitlets import Unicode
+from traitlets import Unicode, default
 
 from pushluck_teach.numbers import fraction_text as plain_fraction
 from pushluck_teach.ui.theme import (
@@ -61,8 +68,9 @@ from pushluck_teach.ui.theme import (
 
 Number = Fraction | float | int
 
-FIGURE_WIDTH = 470
+#: the charts' height (px) and type size; their width follows their box on the page
 FIGURE_HEIGHT = 360
+FIGURE_FONT = 13
 #: Fractions with denominators above this are shown as decimals only (they would not fit).
 MAX_SHOWN_DENOMINATOR = 10**7
 
@@ -157,6 +165,12 @@ def short_value(value: Number | None) -> str:
     return f"{float(value):.3f}"
 
 
+def wrapped_title(text: str, width: int = 40) -> str:
+    """A chart title broken into lines of at most ``width`` characters (Plotly does not wrap
+    titles, and a chart as wide as half a projector screen cuts a long one off)."""
+    return "<br>".join(textwrap.wrap(text, width)) if len(text) > width else text
+
+
 def _num(value: Number | None) -> float | None:
     return None if value is None else float(value)
 
@@ -180,10 +194,9 @@ def base_layout(title: str, **extra: Any) -> dict[str, Any]:
     """The charts' common Plotly layout; ``extra`` keys replace the defaults."""
     layout: dict[str, Any] = {
         "title": {"text": title, "font": {"size": 16}},
-        "width": FIGURE_WIDTH,
         "height": FIGURE_HEIGHT,
         "margin": {"l": 55, "r": 15, "t": 55, "b": 95},
-        "font": {"family": FONT_STACK, "size": 13},
+        "font": {"family": FONT_STACK, "size": FIGURE_FONT},
         "template": "plotly_white",
         "legend": {"orientation": "h", "y": -0.32, "x": 0},
     }
@@ -191,29 +204,49 @@ def base_layout(title: str, **extra: Any) -> dict[str, Any]:
     return layout
 
 
+#: Room at the top of a chart for a title of two lines (:func:`wrapped_title`).
+TWO_LINE_TITLE_MARGIN = {"l": 55, "r": 15, "t": 75, "b": 95}
+
+
 #: The anywidget module of :class:`LiveFigureWidget`: it returns at once (anywidget's 2 s
-#: deadline) and imports plotly's widget bundle, once per page, from the first model that
-#: carries it in ``_plotly_esm``; views also follow full-state syncs with ``Plotly.react``.
+#: deadline) and imports plotly's widget bundle once per page: from the import the page's
+#: template started early (``window.__pushluckPlotlyPreload``), else from the URL a model names
+#: in ``_plotly_esm_url``, else from the source a model carries in ``_plotly_esm`` (the next
+#: one is tried when one fails); views also follow full-state syncs with ``Plotly.react``.
 LAZY_ESM = """
 const KEY = "__pushluckPlotlyWidget";
 function shared() {
   let slot = globalThis[KEY];
   if (!slot) {
-    slot = {};
+    slot = { sources: [], busy: false, done: false };
     slot.promise = new Promise((resolve) => { slot.resolve = resolve; });
+    const early = globalThis.__pushluckPlotlyPreload;
+    if (early) {
+      slot.sources.push(() => early.then((mod) => mod || Promise.reject(new Error("preload"))));
+    }
     globalThis[KEY] = slot;
   }
   return slot;
 }
+function fromSource(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  return import(url).finally(() => URL.revokeObjectURL(url));
+}
+function next(slot) {
+  if (slot.busy || slot.done || slot.sources.length === 0) return;
+  slot.busy = true;
+  slot.sources.shift()().then(
+    (mod) => { slot.done = true; slot.resolve(mod); },
+    (error) => { console.warn("plotly bundle:", error); slot.busy = false; next(slot); });
+}
 function load(model) {
   const slot = shared();
+  const url = model.get("_plotly_esm_url");
   const source = model.get("_plotly_esm");
-  if (source && !slot.started) {
-    slot.started = true;
-    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-    import(url).then((mod) => { URL.revokeObjectURL(url); slot.resolve(mod); },
-                     (error) => { slot.started = false; console.error(error); });
-  }
+  // a blob: module resolves no path of its own: make the URL absolute against the page
+  if (url) slot.sources.push(() => import(new URL(url, document.baseURI).href));
+  if (source) slot.sources.push(() => fromSource(source));
+  next(slot);
   return slot.promise;
 }
 export default () => {
@@ -229,6 +262,22 @@ export default () => {
     async render({ model, el }) {
       await ready;
       const dispose = widget.render({ model, el });
+      // The plot follows its box: it re-sizes whenever its drawn width differs from its box's
+      // (a wider window, projector mode, a tab shown), not only on window resize.  The drawn
+      // width is compared, not the last box width seen: a box that changed before the first
+      // draw finished must still be followed once the plot exists.  No chart has a width of
+      // its own: a width in the synced layout is only plotly's echo of an earlier box (its
+      // relayout events travel to the kernel and back), so it is never kept.
+      const fit = () => {
+        const Plotly = globalThis.Plotly;
+        const now = Math.round(el.getBoundingClientRect().width);
+        if (disposed || now === 0 || !Plotly || !el._fullLayout) return;
+        if (Math.abs(el._fullLayout.width - now) < 2) return;
+        // Plots.resize leaves a plot alone whose layout has a width and a height (ours always
+        // has a height), so the stale width goes first and the plot autosizes to its box.
+        if (el.layout) delete el.layout.width;
+        Promise.resolve(Plotly.Plots.resize(el)).catch(() => {});
+      };
       let queued = false;
       let disposed = false;
       const redraw = () => {
@@ -239,15 +288,22 @@ export default () => {
           const Plotly = globalThis.Plotly;
           if (disposed || !Plotly) return;
           const layout = structuredClone(model.get("_widget_layout"));
+          delete layout.width;
+          layout.autosize = true;
           if (!layout.height) layout.height = 360;
           const config = { ...model.get("_config"), editSelection: false };
-          Plotly.react(el, structuredClone(model.get("_widget_data")), layout, config);
+          Promise.resolve(Plotly.react(el, structuredClone(model.get("_widget_data")), layout,
+                                       config)).then(() => fit(), () => {});
         }, 0);
       };
       model.on("change:_widget_data", redraw);
       model.on("change:_widget_layout", redraw);
+      const observer = new ResizeObserver(fit);
+      for (const delay of [250, 1000, 3000, 6000, 10000]) setTimeout(fit, delay);
+      observer.observe(el);
       return () => {
         disposed = true;
+        observer.disconnect();
         model.off("change:_widget_data", redraw);
         model.off("change:_widget_layout", redraw);
         if (typeof dispose === "function") dispose();
@@ -257,20 +313,38 @@ export default () => {
 };
 """
 
+#: Set by the app's server (``pushluck_teach.kernel_pool``, which names it too) in every kernel
+#: it starts: the URL at which it serves plotly's widget bundle.
+BUNDLE_URL_ENV = "PUSHLUCK_PLOTLY_BUNDLE_URL"
+_PLOTLY_BUNDLE = str(go.FigureWidget._esm)
+
 
 class LiveFigureWidget(go.FigureWidget):
     """A ``FigureWidget`` whose browser views keep up with in-place updates (see the module
-    docstring): a small loader as ``_esm``, plotly's bundle in ``_plotly_esm``."""
+    docstring): a small loader as ``_esm``, plotly's bundle in ``_plotly_esm`` — or, in a
+    kernel of the app's server (``$PUSHLUCK_PLOTLY_BUNDLE_URL`` set), only the URL the server
+    serves the bundle at, in ``_plotly_esm_url`` (5 MB less widget state per page)."""
 
     _esm = LAZY_ESM
-    _plotly_esm = Unicode(str(go.FigureWidget._esm)).tag(sync=True)
+    _plotly_esm = Unicode().tag(sync=True)
+    _plotly_esm_url = Unicode().tag(sync=True)
+
+    @default("_plotly_esm_url")
+    def _served_bundle_url(self) -> str:
+        return os.environ.get(BUNDLE_URL_ENV, "")
+
+    @default("_plotly_esm")
+    def _bundle_source(self) -> str:
+        return "" if self._plotly_esm_url else _PLOTLY_BUNDLE
 
 
 class BundleSharingFigureWidget(LiveFigureWidget):
     """A :class:`LiveFigureWidget` without its own copy of the bundle: it waits for a
     :class:`LiveFigureWidget` shown on the same page to bring it."""
 
-    _plotly_esm = Unicode("").tag(sync=True)
+    @default("_plotly_esm")
+    def _bundle_source(self) -> str:
+        return ""
 
 
 def live_figure(data: list[Any] | None = None, layout: Any = None, *,
@@ -278,7 +352,10 @@ def live_figure(data: list[Any] | None = None, layout: Any = None, *,
     """A :class:`LiveFigureWidget`; ``carry_bundle=False`` leaves plotly's bundle to another
     figure displayed on the same page."""
     cls = LiveFigureWidget if carry_bundle else BundleSharingFigureWidget
-    return cls(data=data, layout=layout)
+    fig = cls(data=data, layout=layout)
+    fig.layout.width = None  # the width follows the chart's box (see LAZY_ESM and PAGE_CSS)
+    fig.add_class("pl-chart")
+    return fig
 
 
 def page_chart(figure: go.Figure, *, carry_bundle: bool = False) -> LiveFigureWidget:

@@ -63,6 +63,7 @@ from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
+from pushluck_teach.ui.projector import ProjectorSwitch, projector_requested
 from pushluck_teach.ui.theme import STYLESHEET
 
 HUMAN = "human"
@@ -188,7 +189,9 @@ class GameTable(widgets.VBox):
     def __init__(self, game: str = "pig", *, seats: typing.Sequence[str] | None = None,
                  seed: int = 1, coach: str = "always",
                  options: dict[str, Any] | None = None, background: bool = True,
-                 **kwargs: Any) -> None:
+                 projector: bool | None = False, **kwargs: Any) -> None:
+        """``projector``: start in projector mode (True), not (False), or as the page's
+        address says (None: ``?projector``, see :mod:`pushluck_teach.ui.projector`)."""
         super().__init__(**kwargs)
         self._ready = False
         self._syncing = False
@@ -211,6 +214,10 @@ class GameTable(widgets.VBox):
         self.add_class("pushluck-table")
         self._build_widgets()
         self.objective_toggle.value = self.objective
+        if projector is None:  # the page's address (?projector) decides
+            projector = bool(projector_requested())
+            self.projector_switch.query.observe(self._guarded(self._on_query), names="search")
+        self.projector = bool(projector) or self.projector
         if self.projector:
             self._projector_changed({"new": True})
         self.panel.background = background
@@ -256,15 +263,14 @@ class GameTable(widgets.VBox):
         self.objective_toggle.layout.display = "none"
         self.objective_toggle.observe(self._guarded(self._on_objective_toggle), names="value")
         self.objective_note = widgets.HTML()
-        self.projector_toggle = widgets.ToggleButton(
-            value=False, description="Projector mode",
-            tooltip="Large type; the table and the two key charts side by side (1280x720)",
-            layout=widgets.Layout(width="auto"))
-        self.projector_toggle.add_class("pushluck-projector-toggle")
-        self.projector_toggle.observe(self._guarded(self._on_projector_toggle), names="value")
+        # the shared projector switch (ui/projector.py); the panel has its own "show every
+        # chart and number table" button, so the switch's is left out
+        self.projector_switch = ProjectorSwitch(on=False, details=False)
+        self.projector_toggle = self.projector_switch.toggle
+        self.projector_switch.observe(self._guarded(self._on_projector_toggle), names="on")
         controls = widgets.HBox(
             [self.seed_text, self.new_game_button, self.next_seed_button, self.coach_toggle,
-             self.objective_toggle, self.projector_toggle],
+             self.objective_toggle, self.projector_switch],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
         controls.add_class("pl-controls")
@@ -489,8 +495,8 @@ class GameTable(widgets.VBox):
 
     @observe("projector")
     def _projector_changed(self, change: Any) -> None:
-        if hasattr(self, "projector_toggle") and self.projector_toggle.value != change["new"]:
-            self.projector_toggle.value = change["new"]
+        if hasattr(self, "projector_switch") and self.projector_switch.on != change["new"]:
+            self.projector_switch.on = change["new"]
         if change["new"]:
             self.add_class("pushluck-projector")
         else:
@@ -500,6 +506,11 @@ class GameTable(widgets.VBox):
 
     def _on_projector_toggle(self, change: Any) -> None:
         self.projector = change["new"]
+
+    def _on_query(self, change: Any) -> None:
+        requested = projector_requested(change["new"])
+        if requested is not None:
+            self.projector = requested
 
     def _win_task(self, engine: Engine) -> Any:
         """The chance-to-win computation for the position now, or None where no whole-game
@@ -1324,7 +1335,9 @@ def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> widgets.VB
     default), or for a game without a draw/stop turn a
     :class:`~pushluck_teach.ui.card_table.CardTable` (one human against the game's bot).  A Play
     page has its own title, so the table shows its title only in projector mode (where the
-    page's text is folded away) unless ``title=True``."""
+    page's text is folded away) unless ``title=True``.  Projector mode starts as the page's
+    address says (``?projector``) unless ``projector`` is given."""
+    kwargs.setdefault("projector", None)
     if not get_game(game).has_turn_model:
         from pushluck_teach.ui.card_table import CardTable  # it builds on this module
 

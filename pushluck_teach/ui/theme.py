@@ -38,6 +38,62 @@ FONT_STACK = (
     "sans-serif"
 )
 
+#: Rules for every page (any cell's output): charts that size to their box, and the page-wide
+#: projector mode of :class:`pushluck_teach.ui.projector.ProjectorSwitch` (a switch marked
+#: ``pl-projector-on`` restyles the whole page; ``pl-tables-open`` unfolds what it folded).
+PAGE_CSS = """
+/* A chart (figure widget, class pl-chart) takes its box's width; charts in a row share it and
+   wrap below one another when one would be narrower than 380 px. */
+.pl-chart { min-width: 0; max-width: 100%; box-sizing: border-box; overflow: hidden; }
+.widget-hbox:has(> .pl-chart), .pl-charts { flex-wrap: wrap; column-gap: 8px; }
+.widget-hbox > .pl-chart, .pl-charts > * { flex: 1 1 380px; min-width: 0; }
+.widget-vbox > .pl-chart, .widget-box > .pl-chart { align-self: stretch; }
+.jp-OutputArea-output > .pl-chart { width: 100%; }
+/* The analysis panel's charts: as many columns as fit, each at least 360 px wide. */
+.pl-grid { display: grid !important; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr));
+  column-gap: 8px; }
+.pl-grid > .pl-cell { width: auto !important; margin: 4px !important; min-width: 0; }
+.pl-figure-holder > .pl-chart { flex: 1 1 auto; }
+/* Wide screens: a Play table's board on the left, the coach's charts beside it. */
+@media (min-width: 1300px) {
+  .pushluck-table:not(.pushluck-projector) { display: grid !important;
+    grid-template-columns: minmax(0, 580px) minmax(0, 1fr); column-gap: 16px;
+    grid-template-areas: "style style" "title title" "controls controls"
+      "settings settings" "main panel" "note panel" ". panel"; align-items: start; }
+  .pushluck-table:not(.pushluck-projector) > .pl-style { grid-area: style; }
+  .pushluck-table:not(.pushluck-projector) > .pl-title { grid-area: title; }
+  .pushluck-table:not(.pushluck-projector) > .pl-controls { grid-area: controls; }
+  .pushluck-table:not(.pushluck-projector) > .pl-settings { grid-area: settings; }
+  .pushluck-table:not(.pushluck-projector) > .pl-main { grid-area: main; }
+  .pushluck-table:not(.pushluck-projector) > .pl-note { grid-area: note; }
+  .pushluck-table:not(.pushluck-projector) > .pl-panel { grid-area: panel; }
+}
+/* Projector mode, page-wide. */
+.pl-tables-toggle { display: none !important; }
+.pl-projector-on .pl-tables-toggle { display: inline-flex !important; }
+body:has(.pl-projector-on) { --jp-widgets-font-size: 16px; --jp-widgets-inline-height: 34px;
+  --jp-content-font-size1: 18px; }
+body:has(.pl-projector-on) #rendered_cells { padding: 0 8px !important; }
+body:has(.pl-projector-on) .jp-Cell { padding-top: 2px; padding-bottom: 2px; }
+body:has(.pl-projector-on) .jp-OutputArea-output pre { font-size: 17px; }
+body:has(.pl-projector-on) .jp-MarkdownOutput h1 { font-size: 26px; margin: 2px 0 4px; }
+body:has(.pl-projector-on:not(.pl-tables-open)) .jp-MarkdownOutput > :not(h1) {
+  display: none; }
+body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold,
+body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold-tables table {
+  display: none !important; }
+body:has(.pl-projector-on) .widget-html-content { font-size: 18px; line-height: 1.35; }
+body:has(.pl-projector-on) .js-plotly-plot:not(:hover) .modebar-container { display: none; }
+.pushluck-projector > .pl-controls { --jp-widgets-font-size: 14px;
+  --jp-widgets-inline-height: 30px; }
+body:has(.pl-projector-on) .jupyter-button:not(.pushluck-action) { width: fit-content;
+  min-width: 0; padding: 0 12px; }
+body:has(.pl-projector-on) .widget-hbox:has(> .pl-chart),
+body:has(.pl-projector-on) .pl-charts { flex-wrap: nowrap; }
+body:has(.pl-projector-on) .widget-hbox > .pl-chart,
+body:has(.pl-projector-on) .pl-charts > * { flex: 1 1 0; }
+"""
+
 STYLESHEET = f"""
 <style>
 .pushluck-table, .pushluck-analysis {{ font-family: {FONT_STACK}; }}
@@ -122,8 +178,10 @@ body:has(.pushluck-projector) #rendered_cells {{ padding: 0 8px !important; }}
 .pl-projector .pl-details-toggle {{ display: inline-flex !important; }}
 .pl-projector .pl-cell {{ width: auto !important; margin: 2px !important; }}
 .pl-projector .pl-figure-holder {{ min-height: 300px !important; }}
+.pl-projector .pl-grid {{ grid-template-columns: repeat(2, minmax(0, 1fr)) !important; }}
 .pl-projector .pl-cell-extra, .pl-projector .pl-numbers-text {{ display: none !important; }}
 .pl-projector.pl-details-open .pl-cell-extra {{ display: flex !important; }}
 .pl-projector.pl-details-open .pl-numbers-text {{ display: block !important; }}
+{PAGE_CSS}
 </style>
 """

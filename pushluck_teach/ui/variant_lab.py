@@ -30,9 +30,7 @@ from concurrent.futures import Future
 from typing import Any
 from urllib.parse import parse_qs
 
-import anywidget
 import ipywidgets as widgets
-import plotly.graph_objects as go
 from traitlets import Unicode
 
 from pushluck_teach.cards import RANKS, SUITS, CardError
@@ -62,6 +60,8 @@ from pushluck_teach.ui.background import (
     let_the_page_in,
     threads_available,
 )
+from pushluck_teach.ui.figures import live_figure, sync_widget_state
+from pushluck_teach.ui.projector import ProjectorSwitch, QueryString, fold
 from pushluck_teach.ui.table import GameTable
 
 CARD_RANKS = (*RANKS, "JK")
@@ -78,19 +78,6 @@ def _message(text: str, error: bool = False) -> str:
 
 # --------------------------------------------------------------------------------------------
 # The query string
-
-
-class QueryString(anywidget.AnyWidget):
-    """The page's ``location.search``, sent from the browser when the widget is shown."""
-
-    _esm = """
-    function render({ model, el }) {
-      model.set("search", window.location.search || "");
-      model.save_changes();
-    }
-    export default { render };
-    """
-    search = Unicode("").tag(sync=True)
 
 
 def rules_in_query(search: str) -> RuleSet | Variant | None:
@@ -558,14 +545,15 @@ class SideBySide(widgets.VBox):
         self.editors_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.status_html = widgets.HTML()
         self.table_html = widgets.HTML()
-        self.fig_bust = go.FigureWidget(layout={"title": "Bust risk of the k-th draw (optimal "
-                                                "play)", "height": 320, "width": 480,
-                                                "xaxis": {"title": "draw"},
-                                                "yaxis": {"title": "P(bust)"}})
-        self.fig_dist = go.FigureWidget(layout={"title": "Result of one turn", "height": 320,
-                                                "width": 480, "barmode": "group",
-                                                "xaxis": {"title": "result"},
-                                                "yaxis": {"title": "probability"}})
+        self.fig_bust = live_figure(layout={"title": "Bust risk of the k-th draw (optimal "
+                                            "play)", "height": 320,
+                                            "xaxis": {"title": "draw"},
+                                            "yaxis": {"title": "P(bust)"}})
+        self.fig_dist = live_figure(layout={"title": "Result of one turn", "height": 320,
+                                            "barmode": "group",
+                                            "xaxis": {"title": "result"},
+                                            "yaxis": {"title": "probability"}},
+                                    carry_bundle=False)
         self.children = [
             widgets.HBox([self.game, self.race_target, self.compare_button]),
             self.editors_box, self.status_html, self.table_html,
@@ -639,6 +627,7 @@ class SideBySide(widgets.VBox):
             for name, s in (("A", a), ("B", b)):
                 self.fig_dist.add_bar(x=list(s.distribution), y=list(s.distribution.values()),
                                       name=name)
+        sync_widget_state(self.fig_bust, self.fig_dist)
         self._say("A and B computed exactly (floats shown).")
 
 
@@ -672,10 +661,10 @@ class SweepPanel(widgets.VBox):
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="0 / 0")
         self.status_html = widgets.HTML()
         self.table_html = widgets.HTML()
-        self.fig = go.FigureWidget(layout={"title": "Turn value and bust risk", "height": 340,
-                                           "width": 640, "yaxis2": {"overlaying": "y",
-                                                                    "side": "right",
-                                                                    "range": [0, 1]}})
+        self.fig = live_figure(layout={"title": "Turn value and bust risk", "height": 340,
+                                       "yaxis2": {"overlaying": "y", "side": "right",
+                                                  "range": [0, 1]}},
+                               carry_bundle=False)  # the lab's Compare charts bring it
         self.run_button.on_click(lambda _b: self.run())
         self.stop_button.on_click(lambda _b: self.stop())
         self.game.observe(lambda _c: self._load_game(variant=None), names="value")
@@ -779,6 +768,7 @@ class SweepPanel(widgets.VBox):
                                  name="turn value", mode="lines+markers")
             self.fig.add_scatter(x=[p.value for p in good], y=[p.bust_risk for p in good],
                                  name="bust risk", mode="lines+markers", yaxis="y2")
+        sync_widget_state(self.fig)
         done = len(result.points)
         self._say(f"Stopped: {done} of {len(result.values)} points kept." if result.stopped
                   else f"Done: {done} points in {result.seconds:.1f} s.")
@@ -792,7 +782,8 @@ class VariantLab(widgets.VBox):
     """Build your own game and play it, compare A/B, sweep an option (module docstring).
 
     ``query`` is a :class:`QueryString`; a ``?rules=TOKEN`` in the page address loads its rule
-    set into the form (or, for a registered game's variant, into Compare's column A)."""
+    set into the form (or, for a registered game's variant, into Compare's column A), and
+    ``?projector`` switches ``projector_switch`` (a :class:`ProjectorSwitch`) on."""
 
     def __init__(self, *, compare_game: str = "captain-seven", background: bool = True,
                  **kwargs: Any) -> None:
@@ -803,7 +794,11 @@ class VariantLab(widgets.VBox):
         self.form = RuleSetForm(on_play=self.play)
         self.side_by_side = SideBySide(compare_game, background=background)
         self.sweep = SweepPanel("custom", variant=self.form.rules)
-        self.query = QueryString()
+        self.projector_switch = ProjectorSwitch(charts=(self.side_by_side.fig_bust,
+                                                        self.side_by_side.fig_dist,
+                                                        self.sweep.fig))
+        fold(self.side_by_side.table_html, self.sweep.table_html)
+        self.query = self.projector_switch.query
         self.query_html = widgets.HTML()
         self.query_html.add_class("pushluck-lab-link")
         self.query.observe(self._on_query, names="search")
@@ -813,7 +808,7 @@ class VariantLab(widgets.VBox):
         ])
         for index, title in enumerate(("Build your own", "Compare A/B", "Sweep")):
             self.tabs.set_title(index, title)
-        self.children = [self.query, self.query_html, self.tabs]
+        self.children = [self.projector_switch, self.query_html, self.tabs]
 
     def play(self, rules: RuleSet) -> None:
         """Play ``rules`` in the table (one human seat against the turn-optimal bot)."""

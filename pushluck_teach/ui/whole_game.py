@@ -75,7 +75,7 @@ def win_probability_heatmap(values: np.ndarray, *,
         line={"color": "white", "width": 2, "dash": "dash"}, hoverinfo="skip", name="50%",
     )
     return _figure([trace, contour], {
-        "title": {"text": title}, "width": 560, "height": 500,
+        "title": {"text": title}, "height": 500,
         "xaxis": {"title": {"text": x_label}, "constrain": "domain"},
         "yaxis": {"title": {"text": y_label}, "scaleanchor": "x"},
     }, widget)
@@ -99,7 +99,7 @@ def hold_boundary_heatmap(boundary: np.ndarray, *,
                        "hold at a turn total of %{z:.0f}<extra></extra>"),
     )
     return _figure([trace], {
-        "title": {"text": title}, "width": 560, "height": 500,
+        "title": {"text": title}, "height": 500,
         "xaxis": {"title": {"text": x_label}, "constrain": "domain"},
         "yaxis": {"title": {"text": y_label}, "scaleanchor": "x"},
     }, widget)
@@ -121,7 +121,7 @@ def hold_boundary_surface(boundary: np.ndarray, *,
                        "hold at %{z:.0f}<extra></extra>"),
     )
     return _figure([trace], {
-        "title": {"text": title}, "width": 620, "height": 560,
+        "title": {"text": title}, "height": 560,
         "scene": {"xaxis": {"title": {"text": x_label}}, "yaxis": {"title": {"text": y_label}},
                   "zaxis": {"title": {"text": "turn total"}}},
     }, widget)
@@ -145,7 +145,7 @@ def win_gauge(probability: float, *, title: str = "Chance to win from here",
                "threshold": {"line": {"color": REFERENCE_COLOUR, "width": 3},
                              "thickness": 0.8, "value": 50}},
     )
-    return _figure([indicator], {"width": 340, "height": 240,
+    return _figure([indicator], {"height": 240,
                                  "margin": {"l": 40, "r": 50, "t": 60, "b": 10}}, widget)
 
 
@@ -196,7 +196,7 @@ def roll_hold_chart(turn_totals: Sequence[int], roll: Sequence[float],
                    hovertemplate="turn total %{x}: hold → %{y:.4f}<extra></extra>"),
     ]
     layout: dict[str, Any] = {
-        "title": {"text": title}, "width": 560, "height": 360,
+        "title": {"text": title}, "height": 360,
         "xaxis": {"title": {"text": "turn total"}},
         "yaxis": {"title": {"text": "chance to win"}, "tickformat": ".0%"},
         "legend": {"orientation": "h", "y": -0.2},
@@ -220,7 +220,7 @@ def policy_comparison_chart(labels: Sequence[str], probabilities: Sequence[float
         hovertemplate="%{y}: %{x:.4f}<extra></extra>",
     )
     layout: dict[str, Any] = {
-        "title": {"text": title}, "width": 640, "height": 120 + 40 * len(probs),
+        "title": {"text": title}, "height": 120 + 40 * len(probs),
         "xaxis": {"range": [0, 1], "tickformat": ".0%"},
         "yaxis": {"autorange": "reversed"}, "margin": {"l": 260},
     }
@@ -241,7 +241,7 @@ def turns_distribution_chart(probabilities: Sequence[float], *, first: int = 1,
     trace = go.Bar(x=turns, y=probs, marker={"color": ROLL_COLOUR},
                    hovertemplate="%{x} turns: %{y:.5f}<extra></extra>", name="P(T = n)")
     layout: dict[str, Any] = {
-        "title": {"text": title}, "width": 640, "height": 360,
+        "title": {"text": title}, "height": 360,
         "xaxis": {"title": {"text": "number of turns"}},
         "yaxis": {"title": {"text": "probability"}},
     }
@@ -312,7 +312,7 @@ def expected_turns_chart(hold_at: Sequence[int], expected: Sequence[float], *,
         hovertemplate="hold at %{x}: %{y:.3f} turns<extra></extra>", name="expected turns",
     )
     return _figure([trace], {
-        "title": {"text": title}, "width": 640, "height": 360,
+        "title": {"text": title}, "height": 360,
         "xaxis": {"title": {"text": "hold at (turn total)"}},
         "yaxis": {"title": {"text": "expected number of turns"}},
     }, widget)
@@ -357,7 +357,7 @@ def threshold_rule_chart(thresholds: Sequence[int], chances: dict[str, Sequence[
             hovertemplate=f"{name}:%{{x}} → %{{y:.4f}}<extra></extra>",
         ))
     layout: dict[str, Any] = {
-        "title": {"text": title}, "width": 640, "height": 380,
+        "title": {"text": title}, "height": 380,
         "xaxis": {"title": {"text": "threshold T (stash once the turn total reaches T)"}},
         "yaxis": {"title": {"text": "chance to win"}, "tickformat": ".0%"},
         "legend": {"orientation": "h", "y": -0.25},
@@ -395,7 +395,7 @@ def solo_distribution_chart(scores: Sequence[int], probabilities: Sequence[float
                       "showarrow": False, "xanchor": "left",
                       "text": f"{label} {value:.1f}"})
     return _figure(traces, {
-        "title": {"text": title}, "width": 680, "height": 380, "bargap": 0.05,
+        "title": {"text": title}, "height": 380, "bargap": 0.05,
         "xaxis": {"title": {"text": "final score"}},
         "yaxis": {"title": {"text": "probability"}},
         "legend": {"orientation": "h", "y": -0.22}, "shapes": shapes, "annotations": notes,

@@ -154,12 +154,12 @@ def pick(value: str | None, choices: list[tuple[str, str]]) -> str:
 # figures and messages
 
 
-def lesson_layout(title: str, *, width: int = 520, height: int = 340, **extra: Any
-                  ) -> dict[str, Any]:
-    """The table charts' layout, sized for a lesson (a closer legend, less bottom margin)."""
+def lesson_layout(title: str, *, height: int = 340, **extra: Any) -> dict[str, Any]:
+    """The table charts' layout, sized for a lesson (a closer legend, less bottom margin); the
+    width follows the chart's box on the page."""
     lesson = {"margin": {"l": 60, "r": 20, "t": 55, "b": 60},
               "legend": {"orientation": "h", "y": -0.22, "x": 0}}
-    return base_layout(title, width=width, height=height, **{**lesson, **extra})
+    return base_layout(title, height=height, **{**lesson, **extra})
 
 
 def as_widget(fig: go.Figure, filename: str) -> go.FigureWidget:
@@ -187,9 +187,12 @@ def replace_figure_and_shapes(target: go.FigureWidget, source: go.Figure) -> Non
 
 
 def layout_changes(source: go.Figure) -> dict[str, Any]:
-    """The parts of a layout an update may change (the template is set once, at creation)."""
+    """The parts of a layout an update may change: the template, the size and the type size
+    are set once, at creation (projector mode then owns the height and type size; the width
+    follows the page)."""
     layout = source.layout.to_plotly_json()
-    layout.pop("template", None)
+    for fixed in ("template", "width", "height", "font"):
+        layout.pop(fixed, None)
     return layout
 
 

@@ -28,6 +28,7 @@ from pushluck_teach.ui.lessons.common import (
     pick,
     replace_figure,
 )
+from pushluck_teach.ui.projector import add_projector_switch
 from pushluck_teach.ui.theme import OPTIMAL_COLOUR, THRESHOLD_COLOUR
 
 
@@ -79,7 +80,7 @@ def simulation_figure(run: RunningMean, exact: float, title: str) -> go.Figure:
                                                  "dash": "dash"},
                    hovertemplate="exact %{y:.6f}<extra></extra>"),
     ])
-    fig.update_layout(**lesson_layout(title, width=700, height=380,
+    fig.update_layout(**lesson_layout(title, height=380,
                                 xaxis={"title": "simulated turns", "type": "log"},
                                 yaxis={"title": "mean points per turn"}))
     return fig
@@ -123,6 +124,7 @@ class SimulationLesson(widgets.VBox):
                           widgets.HBox([self.add_button, self.reset_button]), self.message,
                           self.figure, self.summary, self.question])
         self.add_class("pushluck-lesson")
+        self.projector_switch = add_projector_switch(self, figures_of(self))
         self.reset()
         sync_widget_state(*figures_of(self))
 

@@ -26,8 +26,15 @@ import plotly.graph_objects as go
 from pushluck_teach.games.base import GameSpec, RulesError, Variant, get_game
 from pushluck_teach.sim.duel import DuelResult, duel, matches_needed
 from pushluck_teach.ui.background import LatestOnly
-from pushluck_teach.ui.figures import base_layout, live_figure, sync_widget_state
+from pushluck_teach.ui.figures import (
+    TWO_LINE_TITLE_MARGIN,
+    base_layout,
+    live_figure,
+    sync_widget_state,
+    wrapped_title,
+)
 from pushluck_teach.ui.lessons.common import LessonView
+from pushluck_teach.ui.projector import add_projector_switch, chart_row
 from pushluck_teach.ui.theme import OKABE_ITO
 
 CHART_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["bluish_green"], OKABE_ITO["orange"])
@@ -86,9 +93,11 @@ class OddsExplorer(widgets.VBox):
         self.headline = widgets.HTML()
         self.lines = widgets.HTML()
         self.figures: list[Any] = []
-        self.figure_box = widgets.VBox()
+        self.figure_box = chart_row()
         self.children = [widgets.VBox(list(self.boxes.values())), self.message, self.headline,
                          self.figure_box, self.lines]
+        # projector mode: the charts side by side, the report's lines folded away
+        self.projector_switch = add_projector_switch(self, folded=(self.lines,))
         self.report: Any = None
         self.update()
 
@@ -113,13 +122,14 @@ class OddsExplorer(widgets.VBox):
             colour = CHART_COLOURS[len(self.figures) % len(CHART_COLOURS)]
             self.figures.append(live_figure(
                 [go.Bar(x=[], y=[], text=[], textposition="outside", marker={"color": colour})],
-                base_layout(""), carry_bundle=not self.figures))
+                base_layout("", margin=TWO_LINE_TITLE_MARGIN), carry_bundle=not self.figures))
+            self.projector_switch.add_charts(self.figures[-1])
         for fig, chart in zip(self.figures, charts, strict=False):
             with fig.batch_update():
                 fig.data[0].x = list(chart.labels)
                 fig.data[0].y = [float(v) for v in chart.values]
                 fig.data[0].text = list(chart.texts)
-                fig.layout.title.text = chart.title
+                fig.layout.title.text = wrapped_title(chart.title)
                 fig.layout.xaxis.title.text = chart.x_title
                 fig.layout.yaxis.title.text = chart.y_title
                 fig.layout.xaxis.type = "category"

@@ -46,6 +46,7 @@ from pushluck_teach.ui.lessons.common import (
     replace_figure,
     replace_figure_and_shapes,
 )
+from pushluck_teach.ui.projector import add_projector_switch
 from pushluck_teach.ui.theme import BUST_COLOUR, GAIN_COLOUR, OKABE_ITO, STOP_COLOUR
 
 #: Lesson 3 draws the chain only up to this many states (a heatmap larger than this is noise).
@@ -76,7 +77,7 @@ def chain_heatmap_figure(chain: TurnChain) -> go.Figure:
     fig.add_shape(type="line", x0=t - 0.5, x1=t - 0.5, y0=-0.5, y1=n - 0.5, line=line)
     fig.add_shape(type="line", y0=t - 0.5, y1=t - 0.5, x0=-0.5, x1=n - 0.5, line=line)
     fig.update_layout(**lesson_layout(
-        f"Transition matrix P ({t} transient | {n - t} absorbing)", width=560, height=520,
+        f"Transition matrix P ({t} transient | {n - t} absorbing)", height=520,
         xaxis={"title": "to state", "showticklabels": n <= 40, "tickfont": {"size": 9}},
         yaxis={"title": "from state", "autorange": "reversed", "showticklabels": n <= 40,
                "tickfont": {"size": 9}},
@@ -115,8 +116,8 @@ def chain_graph_figure(chain: TurnChain) -> go.Figure:
     ])
     fig.update_layout(**lesson_layout(
         "The turn as a graph (● transient, ■ banked, × bust)",
-        width=560, height=520, showlegend=False,
-        xaxis={"title": "turn total"}, yaxis={"title": "draws so far (absorbing at the bottom)",
+        height=520, showlegend=False,
+        xaxis={"title": "turn total"}, yaxis={"title": "draws so far (ends at the bottom)",
                                               "showticklabels": False},
     ))
     return fig
@@ -167,7 +168,7 @@ class MarkovChainLesson(widgets.VBox):
         self.message = widgets.HTML()
         self.summary = widgets.HTML()
         self.summary.add_class("pushluck-lesson-chain")
-        self.heatmap = as_widget(go.Figure(go.Heatmap(z=[[0]])), "transition_matrix")
+        self.heatmap = as_widget(chain_heatmap_figure(_empty_chain()), "transition_matrix")
         self.graph = as_widget(chain_graph_figure(_empty_chain()), "turn_graph")
         self.question = CheckAnswer(
             "How many draws does this turn make on average (the expected number of draws)?")
@@ -180,6 +181,10 @@ class MarkovChainLesson(widgets.VBox):
                           widgets.HBox([self.heatmap, self.graph]), self.summary,
                           self.question])
         self.add_class("pushluck-lesson")
+        # projector mode: the two charts side by side; the absorption table folds away
+        self.projector_switch = add_projector_switch(self, figures_of(self),
+                                                     tables=(self.summary,),
+                                                     projector_height=400)
         self.refresh()
         sync_widget_state(*figures_of(self))
 

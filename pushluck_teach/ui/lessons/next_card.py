@@ -38,6 +38,7 @@ from pushluck_teach.ui.lessons.common import (
     remaining_cards,
     replace_figure,
 )
+from pushluck_teach.ui.projector import add_projector_switch
 from pushluck_teach.ui.theme import BUST_COLOUR, GAIN_COLOUR
 
 
@@ -97,6 +98,7 @@ def bust_path_figure(points: Sequence[tuple[str, Fraction | None]]) -> go.Figure
     text = ["turn over" if p is None else short_fraction(p) for _, p in points]
     fig = go.Figure(go.Scatter(
         x=xs, y=ys, mode="lines+markers+text", text=text, textposition="top center",
+        cliponaxis=False,  # the last point's label sits above the plot's top edge
         line={"color": BUST_COLOUR, "width": 3}, name="P(bust next)",
         customdata=[label for label, _ in points],
         hovertemplate="after: %{customdata}<br>P(bust next) %{text}<extra></extra>",
@@ -140,6 +142,7 @@ class NextCardLesson(widgets.VBox):
             widgets.HBox([self.outcome_fig, self.path_fig]), self.question,
         ])
         self.add_class("pushluck-lesson")
+        self.projector_switch = add_projector_switch(self, figures_of(self))
         self.refresh()
         sync_widget_state(*figures_of(self))
 

@@ -27,6 +27,7 @@ from pushluck_teach.ui.lessons.common import (
     message_html,
     replace_figure,
 )
+from pushluck_teach.ui.projector import add_projector_switch
 from pushluck_teach.ui.theme import OPTIMAL_COLOUR, THRESHOLD_COLOUR
 
 
@@ -45,7 +46,7 @@ def distribution_pair_figure(left: Mapping[Fraction, Fraction], right: Mapping[F
                customdata=[probability_text(right.get(k, Fraction(0))) for k in keys],
                hovertemplate="result %{x}: %{customdata}<extra>" + escape(names[1]) + "</extra>"),
     ])
-    fig.update_layout(**lesson_layout("This turn's result under optimal play", width=700,
+    fig.update_layout(**lesson_layout("This turn's result under optimal play",
                                 barmode="group", xaxis={"title": "points banked this turn",
                                                         "type": "category"},
                                 yaxis={"title": "probability"}))
@@ -96,11 +97,14 @@ class RuleVariantsLesson(widgets.VBox):
         self.drawn.observe(lambda _: self.refresh(), "value")
         for control in (self.left, self.right):
             control.observe(lambda _: self.refresh(), "value")
+        # the two rule sets' numbers and their chart in one row (the chart takes the width
+        # left; on a narrow screen it wraps below)
         super().__init__([widgets.HTML(f"<h3>{escape(spec.title)}</h3>"), self.drawn,
                           widgets.HBox([self.left, self.right]), self.message,
-                          widgets.HBox([self.left_html, self.right_html]), self.figure,
+                          widgets.HBox([self.left_html, self.right_html, self.figure]),
                           self.question])
         self.add_class("pushluck-lesson")
+        self.projector_switch = add_projector_switch(self, figures_of(self))
         self.refresh()
         sync_widget_state(*figures_of(self))
 

@@ -34,6 +34,7 @@ from pushluck_teach.ui.lessons.common import (
     replace_figure,
     stop_facts,
 )
+from pushluck_teach.ui.projector import add_projector_switch
 from pushluck_teach.ui.theme import DRAW_ONCE_COLOUR, OPTIMAL_COLOUR, STOP_COLOUR
 
 
@@ -89,7 +90,7 @@ def stop_values_figure(rows: Sequence[tuple[Any, StopFacts]], xtitle: str,
                    mode="lines+markers", line={"color": OPTIMAL_COLOUR, "width": 3,
                                                 "dash": "dot"}),
     ])
-    fig.update_layout(**lesson_layout(title, width=620, xaxis={"title": xtitle},
+    fig.update_layout(**lesson_layout(title, xaxis={"title": xtitle},
                                 yaxis={"title": "expected points this turn"}))
     return fig
 
@@ -105,7 +106,7 @@ def choice_bars_figure(facts: StopFacts | None, title: str = "This position") ->
         marker={"color": [STOP_COLOUR, DRAW_ONCE_COLOUR, OPTIMAL_COLOUR]},
         hovertemplate="%{x}: %{text}<extra></extra>", name="expected value",
     ))
-    fig.update_layout(**lesson_layout(title, width=480, yaxis={"title": "expected points"}))
+    fig.update_layout(**lesson_layout(title, yaxis={"title": "expected points"}))
     return fig
 
 
@@ -141,6 +142,7 @@ class WhenToStopLesson(widgets.VBox):
         super().__init__([widgets.HBox([self.game, self.drawn]), self.message,
                           widgets.HBox([self.bars, self.summary]), self.question, *charts])
         self.add_class("pushluck-lesson")
+        self.projector_switch = add_projector_switch(self, figures_of(self))
         self.refresh()
         sync_widget_state(*figures_of(self))
 
