@@ -21,7 +21,9 @@ import os
 import shutil
 import tempfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -53,27 +55,44 @@ def _isolated_cache(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # ---- did the browser tests and the notebooks run? -----------------------------------------------
 
-_selected: list[pytest.Item] = []
-_deselected: list[pytest.Item] = []
+@dataclass(frozen=True)
+class _Entry:
+    """What the checks need of a collected test: its id, whether it is a browser test, and
+    the notebook it runs a cell of (None for a test module)."""
+
+    nodeid: str
+    browser: bool
+    notebook: str | None
+
+
+_selected: dict[str, _Entry] = {}
+_deselected: dict[str, _Entry] = {}
 _ran: Counter[str] = Counter()  # node id -> 1 when its call phase ran (passed or failed)
 _skipped: set[str] = set()
 
 
-def _is_browser(item: pytest.Item) -> bool:
-    return item.get_closest_marker("browser") is not None
-
-
-def _notebook_of(item: pytest.Item) -> Path | None:
+def _entry(item: pytest.Item) -> _Entry:
     path = Path(str(item.path))
-    return path if path.suffix == ".ipynb" else None
+    return _Entry(item.nodeid, item.get_closest_marker("browser") is not None,
+                  str(path) if path.suffix == ".ipynb" else None)
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
-    _deselected.extend(items)
+    _deselected.update((item.nodeid, _entry(item)) for item in items)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    _selected.extend(session.items)
+    _selected.update((item.nodeid, _entry(item)) for item in session.items)
+
+
+# Under pytest-xdist the workers collect and the controller only sees reports: each worker
+# hands its collection to the controller, which merges them (every worker collects the same).
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    data = json.loads(getattr(node, "workeroutput", {}).get("pushluck_items", "{}") or "{}")
+    for key, target in (("selected", _selected), ("deselected", _deselected)):
+        target.update((nodeid, _Entry(nodeid, browser, notebook))
+                      for nodeid, browser, notebook in data.get(key, []))
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -105,8 +124,8 @@ def ran_everything_problems(config: pytest.Config) -> tuple[list[str], str]:
     """What went unrun (each a one-line problem), and the summary line of counts."""
     problems: list[str] = []
     nbval = bool(config.getoption("nbval", False) or config.getoption("nbval_lax", False))
-    browser_items = [i for i in _selected if _is_browser(i)]
-    notebook_items = [i for i in _selected if _notebook_of(i) is not None]
+    browser_items = [i for i in _selected.values() if i.browser]
+    notebook_items = [i for i in _selected.values() if i.notebook is not None]
     for item in [*browser_items, *notebook_items]:
         if item.nodeid in _skipped:
             problems.append(f"{item.nodeid} was skipped: it must run")
@@ -114,23 +133,29 @@ def ran_everything_problems(config: pytest.Config) -> tuple[list[str], str]:
         notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
         if not notebooks:
             problems.append("no notebook found in notebooks/")
-        seen = {_notebook_of(i) for i in [*_selected, *_deselected]}
+        seen = {i.notebook for i in [*_selected.values(), *_deselected.values()]}
         for path in notebooks:
-            if path not in seen and _code_cells(path):
+            if str(path) not in seen and _code_cells(path):
                 problems.append(f"notebook {path.name} was not collected: no cell ran")
     browser_file = ROOT / "tests" / "test_browser.py"
-    collected_browser = [i for i in [*_selected, *_deselected] if _is_browser(i)]
+    collected_browser = [i for i in [*_selected.values(), *_deselected.values()] if i.browser]
     if _in_scope(config, browser_file) and browser_file.exists() and not collected_browser:
         problems.append("tests/test_browser.py collected no browser test")
     browser_ran = sum(_ran[i.nodeid] for i in browser_items)
     cells_ran = sum(_ran[i.nodeid] for i in notebook_items)
-    books = len({_notebook_of(i) for i in notebook_items if _ran[i.nodeid]})
+    books = len({i.notebook for i in notebook_items if _ran[i.nodeid]})
     summary = (f"pushluck checks: {browser_ran} browser tests ran, {cells_ran} notebook cells "
                f"ran in {books} notebooks")
     return problems, summary
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller checks
+        workeroutput["pushluck_items"] = json.dumps({
+            key: [[e.nodeid, e.browser, e.notebook] for e in entries.values()]
+            for key, entries in (("selected", _selected), ("deselected", _deselected))})
+        return
     if session.config.option.collectonly or exitstatus not in (0, 1):
         return
     if getattr(session.config.option, "last_failed", False) or session.config.option.keyword:
@@ -141,8 +166,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if getattr(config, "workeroutput", None) is not None:  # an xdist worker: the controller says
+        return
     problems, summary = ran_everything_problems(config)
-    if not any(_is_browser(i) or _notebook_of(i) for i in _selected) and not problems:
+    if not any(i.browser or i.notebook for i in _selected.values()) and not problems:
         return
     terminalreporter.write_line(summary)
     for problem in problems:

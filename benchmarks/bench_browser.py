@@ -10,11 +10,18 @@ Figures (seconds unless noted):
 * ``lesson_click_to_chart_ms``: Lesson 4's "add 1000 simulations" -> chart redrawn;
 * ``five_pages_s``: five game pages opened at once -> all five rendered.
 
-Run: ``.venv/bin/python benchmarks/bench_browser.py`` (needs /usr/bin/chromium).
+Beside each open: the load average when it started, and the CPU seconds it cost the server with
+its kernels (``server_cpu_s``) and the browser (``browser_cpu_s``, Chromium's own count): wall
+times on a shared machine follow its load, CPU seconds much less.
+
+Run: ``.venv/bin/python benchmarks/bench_browser.py [--quick] [--pool N]`` (needs
+/usr/bin/chromium).  ``--quick``: only the warm Pig page (open, clicks) and the five pages;
+``--pool N``: the warm server's pool size (default: voila.json's).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -34,17 +41,19 @@ from test_browser import (  # noqa: E402  (shares the server/browser helpers of 
     VoilaServer,
 )
 
-READY = ".pushluck-table .pushluck-action-draw"
+# A draw/stop table's Draw button, or the Lost Cities card table.
+READY = ".pushluck-table .pushluck-action-draw, .pushluck-cardtable"
 GAME_PAGES = sorted(p.name for p in NOTEBOOKS.glob("Play_*.ipynb"))
 TIMEOUT_MS = 240_000
 
 
-def wait_for_pools(server: VoilaServer, timeout: float = 300) -> float:
-    """Wait until the log says the warm kernel pool is full; return the seconds waited."""
+def wait_for_pools(server: VoilaServer, timeout: float = 300, times: int = 1) -> float:
+    """Wait until the log says the warm kernel pool is full (``times`` times: once at start-up
+    and once more after each page's kernel is replaced); return the seconds waited."""
     start = time.monotonic()
     while time.monotonic() - start < timeout:
         log = server.log_path.read_text(errors="replace")
-        if re.search(r"Warm pool: (\d+) of \1 kernels ready", log):
+        if len(re.findall(r"Warm pool: (\d+) of \1 kernels ready", log)) >= times:
             return time.monotonic() - start
         time.sleep(1)
     return float("nan")
@@ -86,6 +95,16 @@ def wait_for_quiet(server: VoilaServer, timeout: float = 240, window: float = 3.
     return float("nan")
 
 
+def browser_cpu_seconds(browser) -> float:
+    """CPU seconds used so far by all of Chromium's processes (its own count)."""
+    session = browser.new_browser_cdp_session()
+    try:
+        info = session.send("SystemInfo.getProcessInfo")
+    finally:
+        session.detach()
+    return sum(process.get("cpuTime", 0.0) for process in info["processInfo"])
+
+
 def open_visible(browser, server: VoilaServer, notebook: str) -> tuple[object, float]:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     start = time.monotonic()
@@ -93,6 +112,20 @@ def open_visible(browser, server: VoilaServer, notebook: str) -> tuple[object, f
     page.wait_for_selector(READY, state="visible", timeout=TIMEOUT_MS)
     page.wait_for_selector(".js-plotly-plot", state="visible", timeout=TIMEOUT_MS)
     return page, time.monotonic() - start
+
+
+def measured_open(browser, server: VoilaServer, notebook: str) -> tuple[object, dict]:
+    """``open_visible`` with the load average at its start and the CPU seconds it cost."""
+    hz = os.sysconf("SC_CLK_TCK")
+    load = os.getloadavg()[0]
+    server_before = _tree_cpu_ticks(server.proc.pid)
+    browser_before = browser_cpu_seconds(browser)
+    page, seconds = open_visible(browser, server, notebook)
+    return page, {
+        "page": notebook, "open_s": round(seconds, 2), "load_average": round(load, 1),
+        "server_cpu_s": round((_tree_cpu_ticks(server.proc.pid) - server_before) / hz, 2),
+        "browser_cpu_s": round(browser_cpu_seconds(browser) - browser_before, 2),
+    }
 
 
 def click_to_chart(page, button: str, clicks: int = 5, timeout_ms: int = 10_000) -> list[float]:
@@ -119,50 +152,68 @@ def _median(values: list[float]) -> float | None:
     return round(statistics.median(values), 1) if values else None
 
 
-def bench() -> dict:
+def bench(*, quick: bool = False, pool: int | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
-    figures: dict = {"pages": GAME_PAGES, "load_average_at_start": os.getloadavg()[0]}
+    pages_opened = ["Play_Pig.ipynb"] if quick else GAME_PAGES
+    figures: dict = {"pages": pages_opened, "load_average_at_start": os.getloadavg()[0]}
+    pool_args = [] if pool is None else [f"--WarmKernelPool.pool_size={pool}"]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                              headless=True)
         try:
-            cold = VoilaServer("--WarmKernelPool.pool_size=0")
-            try:
-                page, seconds = open_visible(browser, cold, "Play_Pig.ipynb")
-                figures["open_cold_s"] = round(seconds, 2)
-                clicks = click_to_chart(page, ".pushluck-action-draw")
-                figures["click_to_chart_ms_no_pool"] = _median(clicks)
-                figures["click_samples_no_pool"] = len(clicks)
-                page.close()
-            finally:
-                cold.stop()
+            if not quick:
+                cold = VoilaServer("--WarmKernelPool.pool_size=0")
+                try:
+                    page, row = measured_open(browser, cold, "Play_Pig.ipynb")
+                    figures["open_cold_s"] = row["open_s"]
+                    figures["open_cold"] = row
+                    clicks = click_to_chart(page, ".pushluck-action-draw")
+                    figures["click_to_chart_ms_no_pool"] = _median(clicks)
+                    figures["click_samples_no_pool"] = len(clicks)
+                    page.close()
+                finally:
+                    cold.stop()
 
-            warm = VoilaServer()
+            warm = VoilaServer(*pool_args)
             try:
                 wait_for_pools(warm)
                 figures["pool_ready_s"] = round(wait_for_quiet(warm), 1)
                 opens = []
-                for notebook in GAME_PAGES:
-                    page, seconds = open_visible(browser, warm, notebook)
-                    opens.append(seconds)
+                for notebook in pages_opened:
+                    page, row = measured_open(browser, warm, notebook)
+                    opens.append(row)
                     if notebook == "Play_Pig.ipynb":
+                        figures["click_load_average"] = round(os.getloadavg()[0], 1)
                         clicks = click_to_chart(page, ".pushluck-action-draw")
                         figures["click_to_chart_ms"] = _median(clicks)
                         figures["click_samples"] = len(clicks)
                     page.close()
                     wait_for_quiet(warm)  # the pool refills the kernel this page took
-                figures["open_warm_s"] = [round(s, 2) for s in opens]
-                figures["open_warm_median_s"] = round(statistics.median(opens), 2)
+                figures["open_warm_s"] = [row["open_s"] for row in opens]
+                figures["open_warm_median_s"] = round(
+                    statistics.median(row["open_s"] for row in opens), 2)
+                figures["open_warm"] = opens
 
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(warm.url("Lesson_4_Exact_vs_Simulation.ipynb"), timeout=TIMEOUT_MS)
-                page.wait_for_selector(".pushluck-lesson-add", timeout=TIMEOUT_MS)
-                lesson = click_to_chart(page, ".pushluck-lesson-add", clicks=3, timeout_ms=30_000)
-                figures["lesson_click_to_chart_ms"] = _median(lesson)
-                page.close()
+                if not quick:
+                    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                    page.goto(warm.url("Lesson_4_Exact_vs_Simulation.ipynb"),
+                              timeout=TIMEOUT_MS)
+                    page.wait_for_selector(".pushluck-lesson-add", timeout=TIMEOUT_MS)
+                    lesson = click_to_chart(page, ".pushluck-lesson-add", clicks=3,
+                                            timeout_ms=30_000)
+                    figures["lesson_click_to_chart_ms"] = _median(lesson)
+                    page.close()
 
+                # the pool is full again (it refills once the pages have been quiet a while)
+                hand_outs = len(pages_opened) + (0 if quick else 1)
+                if pool != 0:
+                    wait_for_pools(warm, times=1 + hand_outs)
                 wait_for_quiet(warm)
+                figures["five_pages_load_average"] = round(os.getloadavg()[0], 1)
+                hz = os.sysconf("SC_CLK_TCK")
+                server_before = _tree_cpu_ticks(warm.proc.pid)
+                browser_before = browser_cpu_seconds(browser)
                 pages = [browser.new_page(viewport={"width": 1200, "height": 900})
                          for _ in GAME_PAGES[:5]]
                 start = time.monotonic()
@@ -175,6 +226,10 @@ def bench() -> dict:
                     rendered += 1
                 figures["five_pages_s"] = round(time.monotonic() - start, 2)
                 figures["five_pages_rendered"] = rendered
+                figures["five_pages_server_cpu_s"] = round(
+                    (_tree_cpu_ticks(warm.proc.pid) - server_before) / hz, 2)
+                figures["five_pages_browser_cpu_s"] = round(
+                    browser_cpu_seconds(browser) - browser_before, 2)
                 for page in pages:
                     page.close()
             finally:
@@ -185,8 +240,14 @@ def bench() -> dict:
     return figures
 
 
-def main() -> None:
-    figures = bench()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="only the warm Pig page (open, clicks) and the five pages")
+    parser.add_argument("--pool", type=int, default=None,
+                        help="the warm server's pool size (default: voila.json's)")
+    args = parser.parse_args(argv)
+    figures = bench(quick=args.quick, pool=args.pool)
     print(json.dumps(figures, indent=2))
 
 

@@ -1,17 +1,26 @@
 """The memory of a kernel that has played every game for a while (issue 9: under 400 MB).
 
-One process plays, through the real tables (``bench_ui_kernel.bench_game``: a human seat
-clicking the optimal action, optimal bots, charts and the worker thread), every registered
-game with its default rules and then the heavier option sets (Captain Seven with relics,
-Incan Gold with five explorers, Lands Uncharted with every option), and prints the resident
-memory after each (``VmRSS``), its peak (``ru_maxrss``) and the states the shared solver cache
-holds (bounded by ``solve.turn.DEFAULT_MAX_STATES``).
-Run:  .venv/bin/python benchmarks/bench_kernel_rss.py [--clicks N]
+One process plays, through the real Play-page tables (``bench_ui_kernel.bench_game``: a human
+seat clicking the optimal action, optimal bots, the charts and the worker thread), every
+registered game with its default rules and then the heavier option sets (Captain Seven with
+relics, Incan Gold with five explorers over several rounds, Lands Uncharted with every option
+and allies, Hit List's long haul with high stakes, a d20 Pig, the variant lab's built Captain
+Seven), and prints after each: the resident memory (``VmRSS``), its peak so far
+(``ru_maxrss``), and the states and estimated bytes (``solve.cache.memo_bytes``) the shared
+solver cache holds.  At the end: the peak and the final RSS.
+
+``--bounded``: put the byte-bounded cache (``solve.cache.MemorySolverCache``, budget
+``DEFAULT_MAX_BYTES``) in place of the shared solver cache first, if ``solve.turn`` does not
+already use it (the bound is measured before it is wired in).  ``--clicks N``: clicks per
+game (Incan Gold gets three times as many, so it plays several rounds).
+``--skip a,b``: leave those games out (to measure the others alone).
+Run:  .venv/bin/python benchmarks/bench_kernel_rss.py [--clicks N] [--bounded] [--skip GAMES]
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import resource
 import sys
 import time
@@ -22,13 +31,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ui_kernel import bench_game  # noqa: E402
 
 from pushluck_teach.games import all_games  # noqa: E402
-from pushluck_teach.solve import turn  # noqa: E402
+from pushluck_teach.solve import cache, turn  # noqa: E402
 
 HEAVIER: list[tuple[str, dict[str, Any], int]] = [
     ("captain-seven", {"relics": True}, 2),
     ("incan-gold", {}, 5),
     ("lands-uncharted", {"buried_treasure": True, "double_or_nothing": True,
                          "cursed_idol": ("spades", "clubs", "hearts", "diamonds")}, 2),
+    ("lands-uncharted", {"cursed_idol": ("spades", "diamonds"), "target": 40,
+                         "double_or_nothing": True}, 3),
+    ("hit-list", {"long_haul": True, "silent_assassin": True, "ghost": True,
+                  "rival_interference": True, "one_last_job": True, "bad_life": True}, 2),
+    ("pig", {"die_sides": 20}, 2),
+    ("custom", {"preset": "captain-seven"}, 2),
 ]
 
 
@@ -44,21 +59,47 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def cached_mb() -> float:
+    """Estimated megabytes of the shared solver cache's memos."""
+    solvers = list(getattr(turn._SHARED, "_solvers", {}).values())
+    return sum(cache.memo_bytes(s) for s in solvers) / 2**20
+
+
 def main(argv: list[str]) -> None:
     clicks = int(argv[argv.index("--clicks") + 1]) if "--clicks" in argv else 60
-    print(f"start: RSS {rss_mb():.0f} MB")
+    if "--bounded" in argv and not isinstance(turn._SHARED, cache.MemorySolverCache):
+        turn._SHARED = cache.MemorySolverCache(turn.TurnSolver)
+    bound = type(turn._SHARED).__name__
+    print(f"start: RSS {rss_mb():.0f} MB; shared cache {bound}; load average "
+          f"{os.getloadavg()[0]:.1f}", flush=True)
     plays: list[tuple[str, dict[str, Any], int | None]] = [
         (spec.name, {}, None) for spec in all_games()]
     plays += HEAVIER
+    skip = set(argv[argv.index("--skip") + 1].split(",")) if "--skip" in argv else set()
+    plays = [play for play in plays if play[0] not in skip]
     for name, options, players in plays:
-        started = time.perf_counter()
-        row = bench_game(name, max_clicks=clicks, options=options, players=players)
+        started, cpu = time.perf_counter(), time.process_time()
+        options = dict(options)
+        if name == "custom" and "preset" in options:
+            from pushluck_teach.games import get_game
+
+            options = get_game("custom").presets[options.pop("preset")].changed_options()
+        many = clicks * 3 if name == "incan-gold" else clicks
+        try:
+            row = bench_game(name, max_clicks=many, options=options or None, players=players)
+            played = f"clicks {row['clicks']:>4}"
+        except Exception as error:  # noqa: BLE001 - report and go on measuring
+            played = f"failed: {type(error).__name__} {str(error)[:40]}"
         gc.collect()
-        print(f"{name:<16}{str(options or 'default')[:46]:<48} clicks {row['clicks']:>4}  "
-              f"{time.perf_counter() - started:6.1f} s  RSS {rss_mb():5.0f} MB  "
-              f"peak {peak_mb():5.0f} MB  cached states {turn._SHARED.states():>9,}",
-              flush=True)
-    print(f"end: RSS {rss_mb():.0f} MB, peak {peak_mb():.0f} MB (target < 400 MB)")
+        label = str(options or "default").replace("'", "")[:44]
+        if name == "custom" and options:
+            label = str(options.get("name", "built game"))
+        print(f"{name:<16}{label:<46}{played}  {time.process_time() - cpu:6.1f} s cpu "
+              f"{time.perf_counter() - started:6.1f} s wall  "
+              f"RSS {rss_mb():5.0f} MB  peak {peak_mb():5.0f} MB  cached "
+              f"{turn._SHARED.states():>9,} states {cached_mb():6.0f} MB", flush=True)
+    print(f"end: RSS {rss_mb():.0f} MB, peak {peak_mb():.0f} MB (target < 400 MB); load "
+          f"average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

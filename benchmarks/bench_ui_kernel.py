@@ -45,6 +45,7 @@ def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120,
     started = time.perf_counter()
     table = GameTable(name, seats=seats, seed=seed, options=options)
     table.panel.wait(timeout=600)
+    table.wait_for_bots(timeout=600)
     build_ms = 1000 * (time.perf_counter() - started)
     chooser = make_bot("optimal")
     click_ms: list[float] = []
@@ -61,6 +62,9 @@ def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120,
         click_ms.append(1000 * (time.perf_counter() - started))
         table.panel.wait(timeout=600)
         with_dist_ms.append(1000 * (time.perf_counter() - started))
+        # the bots move off the click path: the next human choice reads the engine only once
+        # they are done (else it would read a bot's turn in progress)
+        table.wait_for_bots(timeout=600)
         if "Not drawn yet" in table.panel.text_dist.value:
             skipped += 1
         else:

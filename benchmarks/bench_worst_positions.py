@@ -1,18 +1,37 @@
 """Per game: the worst float and exact analysis time over its hardest positions, the states
 solved, the peak memory, and the speed-up over today's plain memoised recursion (issue 9).
 
-How the positions are chosen.  A turn's positions form an acyclic graph and every position is
+How the positions are chosen. A turn's positions form an acyclic graph and every position is
 reachable from the turn's start, so the start of a turn reaches the most states: the hardest
-position of a game and option set is its turn start (for Incan Gold: a round's start), made
-harder by whatever enlarges the state: the rule options that add state (Captain Seven's relics,
-Hit List's long haul and high stakes, every Lands Uncharted option, more Pig die sides), the
-fullest decks (no card removed; Incan Gold rounds 1-5 with every artifact still in), and the
-group model of Incan Gold with other explorers (``--others``, a command-line model: the app's
-table uses the solo model whatever the number of explorers).  Captain Seven with an unspent
-jack or queen relic is the one family where even mid-turn positions are huge; there the list
-holds the shallowest position the solver accepts and the positions it refuses (the refusal's time is
-measured: it must be immediate).  Incan Gold's group model with three others in round 5 has no
-estimate yet: it is stopped at the state budget (listed as refused, with the time it took).
+position of a game and option set is its turn start (for Incan Gold: a round's start), made harder
+by whatever enlarges the state: the rule options that add state (Captain Seven's relics, Hit List's
+long haul, soft aces and high stakes, every Lands Uncharted option, more Pig die sides), the
+fullest decks (no card removed; Incan Gold rounds 1-5 with every artifact still in), and the group
+model of Incan Gold with other explorers (``--others``: the model the app's table uses while other
+explorers are inside, each leaving at its bot's threshold or the assumed 10), taken at the first
+decision of a round (one card flipped: the largest group position a page meets), with the most
+states: one other explorer at 10 (a shared threshold adds fewer states than distinct ones), 2-8
+explorers, seven distinct thresholds, and the largest deck (round 5 with four traps out and all
+five artifacts still in: 114 trap structures x 6,561 treasure sets x 32 artifact sets). The option
+combinations listed are the worst of a survey of all of them (Hit List: all 128 combinations of its
+seven turn options from the start; Lands Uncharted: the 16 sets of cursed queens × double or
+nothing × allies 0-2, from the start and from a score of 90, timed in float mode; state counts with
+no cursed queen, each queen alone, Q♠+Q♦, Q♥+Q♦+Q♣ and all four, allies 0, 2 and 4, and scores 90,
+95 and 99: Q♠ multiplies the states most, allies held and higher scores shrink them). Lands
+Uncharted's worst are turn starts where double or nothing may be declared: the turn holds both
+kinds of turn (score 90: 276,000 states, against 162,000 from the plain start; the command line's
+``--score`` is a turn already declared, so such a start is built here as the engine builds it),
+with a full draw pile (after a reshuffle the pile can hold almost the whole deck); allies held and
+a one-card pile (the turn reshuffles at once) are listed for comparison. Pig: every die the variant
+allows (2-20 sides; 2, 6, 12 and 20 listed). The variant lab's built games: its four presets (the
+lab refuses larger rule mixes up front with their estimate,
+:data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
+is the one family where even mid-turn positions are huge; there the list holds the shallowest
+positions the solver accepts and the positions it refuses (the refusal's time is measured: up front
+it is immediate; a solve stopped at the level solver's budget of 5 million stored states takes a
+few seconds). The last field of a case marks positions the baseline is not run on (minutes and
+gigabytes for the plain recursion). Incan Gold's largest group position (round 5, all five
+artifacts in, three explorers) is refused or answered as its estimate says.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident
 memory measured alone (``ru_maxrss``, minus the process's size before the solve).  The baseline
@@ -21,7 +40,9 @@ every position it can do; the refused positions are skipped for it (the issue me
 and 2 GB for Captain Seven's queen after a first 7).
 
 The new solver is timed as the app meets it: Captain Seven without a relic starts from its
-shipped float table (``solve.turn_tables``; exact mode always solves).
+shipped float table (``solve.turn_tables``; exact mode always solves); in float mode a model
+with a level graph (Captain Seven) solves large positions level by level with NumPy
+(``solve.levels``).
 Times are process CPU seconds (the machine is shared: wall time under load measures the
 neighbours); the wall time of the new solver is printed beside them.
 Targets (2-core machine): float <= 1 s, exact <= 10 s, next-draw outcomes <= 100 ms.
@@ -31,6 +52,7 @@ Run:  .venv/bin/python benchmarks/bench_worst_positions.py [--quick] [--no-basel
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -40,9 +62,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
-# (game, label, variant options, position keywords, refused by design)
+HIGH_STAKES = {"silent_assassin": True, "ghost": True, "rival_interference": True,
+               "one_last_job": True, "bad_life": True}
+ALL_LANDS = {"buried_treasure": True, "double_or_nothing": True, "cursed_idol": "all"}
+# (game, label, variant options, position keywords, no baseline: refused, or minutes and GBs)
 CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
+    ("pig", "start, d2", {"die_sides": 2}, {}, False),
     ("pig", "start, d6", {}, {}, False),
+    ("pig", "start, d12", {"die_sides": 12}, {}, False),
     ("pig", "start, d20", {"die_sides": 20}, {}, False),
     ("captain-seven", "start, no relic", {}, {}, False),
     ("captain-seven", "start, king relic", {"relics": True}, {"relic": "K"}, False),
@@ -51,39 +78,88 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "Q", "drawn": "Kh Kd Ks Kc"}, False),
     ("captain-seven", "jack relic, total 120", {"relics": True},
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd"}, False),
-    ("captain-seven", "queen relic after 7h (refused)", {"relics": True},
+    ("captain-seven", "jack relic, total 80", {"relics": True},
+     {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d"}, True),
+    ("captain-seven", "queen relic after 7h", {"relics": True},
      {"relic": "Q", "drawn": "7h"}, True),
+    ("captain-seven", "start, queen relic (stopped)", {"relics": True}, {"relic": "Q"}, True),
+    ("captain-seven", "jack relic after 5h (stopped)", {"relics": True},
+     {"relic": "J", "drawn": "5h"}, True),
     ("captain-seven", "start, jack relic (refused)", {"relics": True}, {"relic": "J"}, True),
     ("incan-gold", "round 1 start", {}, {"round": 1}, False),
     ("incan-gold", "round 2 start", {}, {"round": 2}, False),
     ("incan-gold", "round 3 start", {}, {"round": 3}, False),
     ("incan-gold", "round 4 start", {}, {"round": 4}, False),
     ("incan-gold", "round 5 start", {}, {"round": 5}, False),
+    ("incan-gold", "r5, 4 traps out, 5 artifacts", {},
+     {"round": 5, "removed": "5s 9s Ks 2s"}, False),
     ("incan-gold", "round 1, after 9d, 3 explorers", {}, {"drawn": "9d", "others": "5,10"},
      False),
-    ("incan-gold", "round 5 start, 4 explorers", {}, {"round": 5, "others": "5,10,15"}, True),
+    ("incan-gold", "round 1, after Ad, 2 explorers", {}, {"drawn": "Ad", "others": "10"},
+     False),
+    ("incan-gold", "round 3, after Ad, 2 explorers", {},
+     {"round": 3, "drawn": "Ad", "others": "10"}, False),
+    ("incan-gold", "round 1, after Ad, 4 explorers", {}, {"drawn": "Ad", "others": "10,10,10"},
+     False),
+    ("incan-gold", "round 1, after Ad, 8 explorers", {},
+     {"drawn": "Ad", "others": "10,10,10,10,10,10,10"}, False),
+    ("incan-gold", "r1 after Ad, 8 explorers, T 3-21", {},
+     {"drawn": "Ad", "others": "3,6,9,12,15,18,21"}, False),
+    ("incan-gold", "r5, 4 traps out, 5 art., 3 expl.", {},
+     {"round": 5, "removed": "5s 9s Ks 2s", "drawn": "Ad", "others": "10,10"}, False),
     ("hit-list", "start, standard", {}, {}, False),
     ("hit-list", "start, high stakes", {"silent_assassin": True, "ghost": True,
                                         "rival_interference": True, "one_last_job": True,
                                         "bad_life": True}, {}, False),
     ("hit-list", "start, long haul", {"long_haul": True}, {}, False),
+    ("hit-list", "start, long haul + soft aces", {"long_haul": True, "soft_aces": True}, {},
+     False),
+    ("hit-list", "start, every option", {"long_haul": True, "soft_aces": True, **HIGH_STAKES},
+     {}, False),
     ("hit-list", "start, soft aces + ghost", {"soft_aces": True, "ghost": True}, {}, False),
     ("lands-uncharted", "start, standard", {}, {}, False),
-    ("lands-uncharted", "start, all options", {"buried_treasure": True,
-                                               "double_or_nothing": True,
-                                               "cursed_idol": "all"}, {}, False),
-    ("lands-uncharted", "start, all options, allies 2", {"buried_treasure": True,
-                                                         "double_or_nothing": True,
-                                                         "cursed_idol": "all"},
-     {"allies": 2}, False),
+    ("lands-uncharted", "start, all options", ALL_LANDS, {}, False),
+    ("lands-uncharted", "start, all options, allies 1", ALL_LANDS, {"allies": 1}, False),
+    ("lands-uncharted", "start, all options, allies 2", ALL_LANDS, {"allies": 2}, False),
+    ("lands-uncharted", "start, all, score 90 may declare", ALL_LANDS,
+     {"may_declare": 90}, False),
+    ("lands-uncharted", "start, all, score 90, allies 2", ALL_LANDS,
+     {"may_declare": 90, "allies": 2}, False),
+    ("lands-uncharted", "start, all, score 95 declared", ALL_LANDS, {"score": 95}, False),
+    ("lands-uncharted", "Q♠ Q♦ + d-or-n, score 90", {"cursed_idol": ("spades", "diamonds"),
+                                                      "double_or_nothing": True},
+     {"may_declare": 90}, False),
+    ("lands-uncharted", "all, 1 card left, score 90", ALL_LANDS,
+     {"may_declare": 90, "pile": "2h"}, False),
     ("lands-uncharted", "start, solo", {"solo": True}, {}, False),
+    ("lands-uncharted", "start, solo, all options", {**ALL_LANDS, "solo": True}, {}, False),
+    ("custom", "preset captain-seven", {"preset": "captain-seven"}, {}, False),
+    ("custom", "preset lands-uncharted", {"preset": "lands-uncharted"}, {}, False),
+    ("custom", "preset hit-list", {"preset": "hit-list"}, {}, False),
+    ("custom", "preset pig", {"preset": "pig"}, {}, False),
 ]
 QUICK = {"start, d6", "start, no relic", "round 3 start", "start, high stakes",
-         "start, all options", "queen relic after 7h (refused)"}
+         "start, all options", "queen relic after 7h"}
 
 
 def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _lands_turn_start(variant: Any, may_declare: int | None = None, allies: int = 0,
+                      pile: str | None = None) -> tuple[Any, Any]:
+    """A Lands Uncharted turn start as the engine builds it: a player whose score
+    ``may_declare`` lies in the double-or-nothing window is offered ``declare`` (the command
+    line's ``--score`` is a turn already declared); ``pile``: only these cards in the draw
+    pile, every other card in the discard pile (the turn reshuffles at once)."""
+    from pushluck_teach.cards import parse_cards, standard_cards
+    from pushluck_teach.games.lands_uncharted import START, LandsUnchartedTurnModel, pack_counts
+
+    suits = variant.cursed_suits
+    cards = parse_cards(pile) if pile else standard_cards()
+    counts = pack_counts(cards, suits) - (0 if pile else allies)
+    return LandsUnchartedTurnModel.build(variant, (counts, 0, 0, allies, START, 0),
+                                         score=may_declare)
 
 
 def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
@@ -97,11 +173,22 @@ def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
     if options.get("cursed_idol") == "all":
         from pushluck_teach.games.lands_uncharted import CURSED_NAMES
         options = {**options, "cursed_idol": CURSED_NAMES}
-    model, state = spec.position(spec.variant_cls(**options), **position)
+    if game == "custom":
+        options = spec.presets[options["preset"]].changed_options()
+    if "may_declare" in position or "pile" in position:
+        model, state = _lands_turn_start(spec.variant_cls(**options), **position)
+    else:
+        model, state = spec.position(spec.variant_cls(**options), **position)
     if solver_kind == "baseline":
         from baseline_turn_solver import TurnSolver as Solver
     else:
         from pushluck_teach.solve.turn import TurnSolver as Solver
+    try:  # loaded in the app's kernel before any click: not part of a position's time
+        import numpy  # noqa: F401
+
+        import pushluck_teach.solve.levels  # noqa: F401
+    except ImportError:
+        pass
     before = _rss_mb()
     result: dict[str, Any] = {}
     start, cpu = time.perf_counter(), time.process_time()
@@ -111,6 +198,7 @@ def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
             outcomes = solver.next_outcomes(state)
             solver.p_bust_next(state)
             result["next_s"] = time.perf_counter() - start
+            result["next_cpu"] = time.process_time() - cpu
             result["outcomes"] = len(outcomes)
         analysis = solver.analyse(state)
         result["ev"] = float(analysis.ev_optimal)
@@ -165,7 +253,7 @@ def main(argv: list[str]) -> None:
             note = " refused" if "refused" in new else ""
             print(f"{game:<16}{label:<34}{mode:<6}{new.get('states', 0):>9}{new_s:>8.3f}"
                   f"{new.get('wall', float('nan')):>8.3f}"
-                  f"{1000 * new.get('next_s', float('nan')):>8.1f}{new.get('peak_mb', 0):>6.0f}"
+                  f"{1000 * new.get('next_cpu', float('nan')):>8.1f}{new.get('peak_mb', 0):>6.0f}"
                   f"{base_s:>8.3f}{base.get('peak_mb', float('nan')):>8.0f}"
                   f"{base_s / new_s if base and new_s else float('nan'):>9.2f}{note}",
                   flush=True)
@@ -182,10 +270,16 @@ def main(argv: list[str]) -> None:
                 continue
             worst = max(answered, key=lambda r: r["new"]["seconds"])
             mode = "exact" if exact else "float"
+            base = worst["base"]
+            base_s = base.get("seconds", float("nan"))
+            base_text = (f"baseline {base_s:7.3f} s {base.get('peak_mb', 0):5.0f} MB "
+                         f"(x{base_s / worst['new']['seconds']:.1f})" if "seconds" in base
+                         else "baseline -")
             print(f"  {game:<16}{mode:<6} {worst['new']['seconds']:7.3f} s  "
                   f"{worst['new']['states']:>9} states  {worst['new']['peak_mb']:6.0f} MB  "
-                  f"next draw {1000 * max(r['new']['next_s'] for r in answered):6.1f} ms  "
-                  f"({worst['position']})")
+                  f"next draw {1000 * max(r['new']['next_cpu'] for r in answered):6.1f} ms cpu  "
+                  f"{base_text}  ({worst['position']})")
+    print(f"load average {os.getloadavg()[0]:.1f} (CPU seconds above; wall seconds per row)")
     print("targets: float <= 1 s, exact <= 10 s, next-draw outcomes <= 100 ms")
 
 

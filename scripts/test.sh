@@ -3,6 +3,9 @@
 # extra, then runs ruff, the import-layers contract (lint-imports) and pytest (unit, property,
 # simulation, notebook and browser tests).
 # Extra arguments go to pytest, e.g.  scripts/test.sh -m "not slow and not browser"  for a quick run.
+# pytest runs on two worker processes (pytest-xdist, one test file per worker at a time, so a
+# file's app server and browser are shared by its tests); PUSHLUCK_TEST_WORKERS=N changes the
+# count, and -n N or -p no:xdist among the arguments takes precedence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -20,4 +23,8 @@ echo "== ruff"
 echo "== import layers"
 .venv/bin/lint-imports
 echo "== pytest"
-.venv/bin/python -m pytest "$@"
+workers=(-n "${PUSHLUCK_TEST_WORKERS:-2}" --dist loadfile)
+for arg in "$@"; do
+    case "$arg" in -n|-n*|--numprocesses*|no:xdist) workers=() ;; esac
+done
+.venv/bin/python -m pytest "${workers[@]}" "$@"
