@@ -14,7 +14,11 @@ solver cache holds.  At the end: the peak and the final RSS.
 already use it (the bound is measured before it is wired in).  ``--clicks N``: clicks per
 game (Incan Gold gets three times as many, so it plays several rounds).
 ``--skip a,b``: leave those games out (to measure the others alone).
+The app's kernels run with ``MALLOC_ARENA_MAX=2`` (``WarmKernelPool.malloc_arena_max``), so the
+script re-starts itself with it unless the environment sets it; ``--default-arenas`` measures
+glibc's default (8 arenas per core) instead, for a side-by-side figure.
 Run:  .venv/bin/python benchmarks/bench_kernel_rss.py [--clicks N] [--bounded] [--skip GAMES]
+      [--default-arenas]
 """
 
 from __future__ import annotations
@@ -66,12 +70,17 @@ def cached_mb() -> float:
 
 
 def main(argv: list[str]) -> None:
+    if "MALLOC_ARENA_MAX" not in os.environ and "--default-arenas" not in argv:
+        # glibc reads it at start-up: run again as the app's kernels run
+        os.execve(sys.executable, [sys.executable, *sys.argv],
+                  {**os.environ, "MALLOC_ARENA_MAX": "2"})
     clicks = int(argv[argv.index("--clicks") + 1]) if "--clicks" in argv else 60
     if "--bounded" in argv and not isinstance(turn._SHARED, cache.MemorySolverCache):
         turn._SHARED = cache.MemorySolverCache(turn.TurnSolver)
     bound = type(turn._SHARED).__name__
     print(f"start: RSS {rss_mb():.0f} MB; shared cache {bound}; load average "
-          f"{os.getloadavg()[0]:.1f}", flush=True)
+          f"{os.getloadavg()[0]:.1f}; MALLOC_ARENA_MAX "
+          f"{os.environ.get('MALLOC_ARENA_MAX', 'unset (glibc default)')}", flush=True)
     plays: list[tuple[str, dict[str, Any], int | None]] = [
         (spec.name, {}, None) for spec in all_games()]
     plays += HEAVIER

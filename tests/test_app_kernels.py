@@ -132,6 +132,13 @@ def kernel_pids(kernel_id: str) -> list[int]:
     return pids
 
 
+def kernel_environment(kernel_id: str) -> dict[str, str]:
+    """The environment the kernel ``kernel_id`` was started with (/proc/<pid>/environ)."""
+    (pid,) = kernel_pids(kernel_id)
+    pairs = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace").split("\0")
+    return dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+
+
 def served_kernels(log: str) -> list[str]:
     return re.findall(r"Serving warm pool kernel (\S+)", log)
 
@@ -231,6 +238,14 @@ def test_pool_kernel_that_died_is_never_served():
         assert app.kernel_model(dead) is None
         app.wait_for_pool(1, times=2)  # the pool was refilled with a live kernel
         assert not kernel_pids(dead)
+        # every kernel the app starts caps glibc's heap arenas (kernel memory, issue 9)
+        from pushluck_teach import kernel_pool
+
+        bundle = kernel_pool.PLOTLY_BUNDLE_PATH
+        for kernel_id in started_kernels(app.log)[1:]:
+            environment = kernel_environment(kernel_id)
+            assert environment["MALLOC_ARENA_MAX"] == os.environ.get("MALLOC_ARENA_MAX", "2")
+            assert environment[kernel_pool.BUNDLE_URL_ENV].endswith(bundle)
 
 
 @pytest.mark.slow
