@@ -225,6 +225,26 @@ def test_pig_win_probability_positions() -> None:
         pig_win_probability(variant, 0, -1, 0)
 
 
+@pytest.mark.parametrize("variant", [PigVariant(target=20), PigVariant(target=30, die_sides=8)],
+                         ids=["to-20", "to-30-d8"])
+def test_pig_action_chances_at_one_position_equal_the_whole_arrays(variant: PigVariant) -> None:
+    """The gauge's per-position roll/hold chances are the whole-array values to the last bit,
+    and the better of the two is the table's win chance (the Bellman equation) everywhere."""
+    solution = optimal_solution(variant)
+    g = variant.target
+    for i in range(g):
+        for j in range(g):
+            for k in range(g - i):
+                chances = pig_action_win_probabilities(variant, i, j, k)
+                assert chances["draw"] == float(solution.roll_values[k, i, j])
+                if k == 0:
+                    assert chances["stop"] is None
+                    continue
+                assert chances["stop"] == float(solution.hold_values[k, i, j])
+                assert max(chances["draw"], chances["stop"]) == pytest.approx(
+                    pig_win_probability(variant, i, j, k), abs=1e-12)
+
+
 # --------------------------------------------------------------------------------------------
 # Solitaire
 

@@ -395,8 +395,12 @@ def pig_action_win_probabilities(variant: PigVariant, my_score: int, opp_score: 
         model = solution.model
         roll_on = model.p_bust * (1.0 - solution.start[j, i]) + len(model.faces) / model.sides
         return {DRAW: float(roll_on), STOP: 1.0}
-    return {DRAW: float(solution.roll_values[k, i, j]),
-            STOP: None if k == 0 else float(solution.hold_values[k, i, j])}
+    # one position of :func:`_roll_hold_values`, the same sums in the same order (the live
+    # gauge asks at every click; the whole arrays would hold 16 MB per solution)
+    model, start = solution.model, solution.start
+    roll = sum(solution.table[k + face, i, j] for face in model.faces) / model.sides
+    roll = roll + model.p_bust * (1.0 - start[j, i])
+    return {DRAW: float(roll), STOP: None if k == 0 else float(1.0 - start[j, i + k])}
 
 
 # --------------------------------------------------------------------------------------------
