@@ -170,11 +170,30 @@ class AppServer(VoilaServer):
         self._log.close()
 
     def log_problems(self) -> list[str]:
-        """Tracebacks and ERROR lines in the app's log."""
-        text = self.log_path.read_text(errors="replace")
-        return [line for line in text.splitlines()
-                if "Traceback" in line or "[E " in line or " ERROR" in line
-                or line.startswith("ERROR")]
+        """Tracebacks and ERROR lines in the app's log, each traceback whole (with the line
+        before it, which says where it came from), so a failure in CI can be read."""
+        return log_problems(self.log_path.read_text(errors="replace"))
+
+
+def log_problems(text: str) -> list[str]:
+    """Each traceback (the line before it, its frames, its exception line) and each ERROR line
+    in a server log, one string each (lines joined by " | ")."""
+    lines = text.splitlines()
+    problems, index = [], 0
+    while index < len(lines):
+        line = lines[index]
+        if "Traceback" in line:
+            end = index + 1
+            while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end]):
+                end += 1
+            block = lines[max(0, index - 1):end + 1]
+            problems.append(" | ".join(part.strip() for part in block if part.strip()))
+            index = end + 1
+            continue
+        if "[E " in line or " ERROR" in line or line.startswith("ERROR"):
+            problems.append(line)
+        index += 1
+    return problems
 
 
 @pytest.fixture(scope="module")
@@ -321,6 +340,17 @@ def check_against_cli(page, timeout: float = 60.0) -> dict:
 def test_notebooks_exist():
     assert (NOTEBOOKS / LANDING).exists()
     assert len(LESSON_PAGES) >= 5
+
+
+def test_log_problems_keeps_each_traceback_whole():
+    log = ("[Voila] Kernel started: 1\nexception calling callback for <Future>\n"
+           "Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n    g()\n"
+           "ValueError: boom\n[Voila] fine\n[E 10:00 Voila] broken\n")
+    assert log_problems(log) == [
+        'exception calling callback for <Future> | Traceback (most recent call last): | '
+        'File "x.py", line 1, in f | g() | ValueError: boom',
+        "[E 10:00 Voila] broken"]
+    assert log_problems("[Voila] Kernel shutdown: 1\n") == []
 
 
 def test_landing_page_links_every_notebook(server, browser):
