@@ -21,6 +21,7 @@ The generic solver in :mod:`pushluck_teach.solve.turn` serves every turn model.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import types
 import typing
@@ -95,6 +96,13 @@ def option(default: Any, label: str, help: str, *, low: int | None = None,
     return field(default=default, metadata={"option": info})
 
 
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """A variant class's resolved field types (resolving them costs ~0.4 ms; a simulation
+    builds a variant per turn)."""
+    return typing.get_type_hints(cls)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Variant:
     """Base class of the rule-variant dataclasses.  Subclasses are frozen and keyword-only.
@@ -106,7 +114,7 @@ class Variant:
     """
 
     def __post_init__(self) -> None:
-        hints = typing.get_type_hints(type(self))
+        hints = _type_hints(type(self))
         for f in dataclasses.fields(self):
             check_option_value(type(self), f.name, getattr(self, f.name), hints[f.name])
 

@@ -282,10 +282,12 @@ class MemorySolverCache:
 
     ``factory(model, exact=...)`` makes a solver (the turn solver; this module does not import
     it).  The solver just asked for is never evicted, even alone above the budget (its own
-    state budget bounds it).  The estimate of each solver is refreshed when its dict entries or
-    its level tables' states (:func:`memo_counts`) have grown by half since it was taken, so
-    asking costs little.  A solver's memo grows after it was asked for: :meth:`shrink` (called
-    after a large solve) applies the budget again.  After an eviction the freed memory is
+    state budget bounds it).  A solver's estimate is taken again when its dict entries or its
+    level tables' states (:func:`memo_counts`) have grown by half since it was taken, and the
+    estimates' sum is kept as it changes; :meth:`get` looks again only at the solver asked for
+    and the one asked for before it, so asking costs little however many are cached.  A
+    solver's memo grows after it was asked for: :meth:`shrink` (called after a large solve)
+    looks at every estimate again and applies the budget.  After an eviction the freed memory is
     handed back to the system (:func:`release_memory`)."""
 
     def __init__(self, factory: Callable[..., Any], max_bytes: int = DEFAULT_MAX_BYTES,
@@ -294,17 +296,26 @@ class MemorySolverCache:
         self.max_bytes = max_bytes
         self.max_solvers = max_solvers
         self._solvers: OrderedDict[tuple[Hashable, bool], Any] = OrderedDict()
-        # key: (memo_counts, bytes) when last estimated
+        # key: (memo_counts, bytes) when last estimated; ``_held`` is the sum of those bytes
         self._sizes: dict[tuple[Hashable, bool], tuple[tuple[int, int], int]] = {}
+        self._held = 0
         self._lock = threading.Lock()  # the UI asks from its kernel thread and a worker
 
     def get(self, model: Hashable, exact: bool = False) -> Any:
+        """The cached solver for ``model`` (made on a miss).  Only two estimates are looked at
+        again: the solver asked for and the one asked for before it (a memo grows while its
+        solver is in use, which is after it was asked for), so asking costs the same however
+        many solvers are cached (a simulation asks at every decision)."""
         key = (model, exact)
         with self._lock:
             solver = self._solvers.pop(key, None)
+            previous = next(reversed(self._solvers), None)
             if solver is None:
                 solver = self.factory(model, exact=exact)
             self._solvers[key] = solver  # most recently used last
+            if previous is not None:
+                self._refresh(previous)
+            self._refresh(key)
             evicted = self._trim(keep=key)
         if evicted:
             release_memory()
@@ -312,27 +323,38 @@ class MemorySolverCache:
 
     def shrink(self) -> int:
         """Apply the budget again, keeping the most recently used solver (its memo may have
-        grown since it was asked for); the number of solvers evicted."""
+        grown since it was asked for), with every estimate looked at again; the number of
+        solvers evicted."""
         with self._lock:
+            self._refresh_all()
             evicted = self._trim(keep=next(reversed(self._solvers))) if self._solvers else 0
         if evicted:
             release_memory()
         return evicted
 
-    def _bytes_of(self, key: tuple[Hashable, bool]) -> int:
+    def _refresh(self, key: tuple[Hashable, bool]) -> int:
+        """One solver's estimated bytes, estimated again when its memo has grown by half (or
+        shrunk) since the last estimate; ``_held`` follows."""
         solver = self._solvers[key]
         counts = memo_counts(solver)
         known = self._sizes.get(key)
         if known is None or any(now > then * 3 // 2 or now < then
                                 for now, then in zip(counts, known[0], strict=True)):
+            before = 0 if known is None else known[1]
             known = (counts, memo_bytes(solver))
             self._sizes[key] = known
+            self._held += known[1] - before
         return known[1]
+
+    def _refresh_all(self) -> None:
+        for key in list(self._solvers):
+            self._refresh(key)
 
     def bytes(self) -> int:
         """Estimated bytes held by every cached solver's memos."""
         with self._lock:
-            return sum(self._bytes_of(key) for key in list(self._solvers))
+            self._refresh_all()
+            return self._held
 
     def states(self) -> int:
         """States held by every cached solver's memos."""
@@ -345,15 +367,15 @@ class MemorySolverCache:
         """Evict the least recently used solvers (never ``keep``) until within the budget;
         how many were evicted."""
         evicted = 0
-        while len(self._solvers) > 1:
-            held = sum(self._bytes_of(key) for key in self._solvers)
-            if len(self._solvers) <= self.max_solvers and held <= self.max_bytes:
-                break
+        while len(self._solvers) > 1 and (len(self._solvers) > self.max_solvers
+                                          or self._held > self.max_bytes):
             oldest = next(iter(self._solvers))
             if oldest == keep:
                 break
             del self._solvers[oldest]
-            self._sizes.pop(oldest, None)
+            known = self._sizes.pop(oldest, None)
+            if known is not None:
+                self._held -= known[1]
             evicted += 1
         return evicted
 
@@ -361,4 +383,5 @@ class MemorySolverCache:
         with self._lock:
             self._solvers.clear()
             self._sizes.clear()
+            self._held = 0
         release_memory()
