@@ -309,6 +309,18 @@ def _dying_table(symmetric: bool, spades: bool, diamonds: bool) -> tuple[int, ..
     )
 
 
+@functools.cache
+def _full_deck_counts(cursed_suits: tuple[str, ...]) -> int:
+    """:func:`pack_counts` of the whole deck (a model is built at every turn of a game)."""
+    return pack_counts(standard_cards(), cursed_suits)
+
+
+@functools.cache
+def _bank_table(bonus: int) -> tuple[int, ...]:
+    """What leaving banks, by haul total index: ``TOTAL`` with the buried-treasure bonus."""
+    return tuple(total + bonus if total == BURIED_TOTAL else total for total in TOTAL)
+
+
 # --------------------------------------------------------------------------------------------
 # Turn model
 
@@ -333,7 +345,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
 
     def __post_init__(self) -> None:
         suits = self.variant.cursed_suits
-        full = pack_counts(standard_cards(), suits)
+        full = _full_deck_counts(tuple(suits))
         object.__setattr__(self, "_full", full)
         object.__setattr__(self, "_classes", tuple(c for c in range(N_CLASSES) if _count(full, c)))
         object.__setattr__(self, "_spades_active", "s" in suits)
@@ -352,8 +364,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         # Look-up tables of the hot draw (issue 9): shared by every model of the same rules.
         object.__setattr__(self, "_dying_after", _dying_table(
             self.symmetric, "s" in suits, "d" in suits))
-        object.__setattr__(self, "_bank", tuple(
-            total + bonus if total == BURIED_TOTAL else total for total in TOTAL))
+        object.__setattr__(self, "_bank", _bank_table(bonus))
 
     @classmethod
     def build(cls, variant: LandsUnchartedVariant, raw_state: LUState, *,
