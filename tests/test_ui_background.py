@@ -78,3 +78,31 @@ def test_wait_returns_after_the_callback_and_what_it_started() -> None:
     task.wait(10)
     task.close()
     assert seen == ["first", "follow-up"]
+
+
+def test_a_result_finishing_while_the_kernel_exits_is_dropped_quietly() -> None:
+    """A kernel shut down mid-computation: Python waits for the worker thread before exiting,
+    and the result's callback (which would update widgets of a closed page) must not run and
+    print a traceback into the server's log.  The same script without the exit delivers."""
+    import subprocess
+    import sys
+
+    script = """
+import sys, time
+from pushluck_teach.ui.background import LatestOnly
+job = LatestOnly("exit-test")
+def on_done(future):
+    print("delivered", flush=True)
+    raise RuntimeError("the page's connection is closed")
+job.submit(lambda: time.sleep(0.5), on_done)
+if sys.argv[1] == "wait":
+    job.wait()
+"""
+    exiting = subprocess.run([sys.executable, "-c", script, "exit"], capture_output=True,
+                             text=True, timeout=60)
+    assert exiting.returncode == 0
+    assert "delivered" not in exiting.stdout
+    assert "Traceback" not in exiting.stderr, exiting.stderr
+    waiting = subprocess.run([sys.executable, "-c", script, "wait"], capture_output=True,
+                             text=True, timeout=60)
+    assert "delivered" in waiting.stdout  # the control: a living kernel gets its result

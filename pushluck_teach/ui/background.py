@@ -81,6 +81,17 @@ def let_the_page_in() -> bool:
     return True
 
 
+def interpreter_exiting() -> bool:
+    """True while Python waits for worker threads before exiting (a kernel shut down while a
+    computation runs): the main thread has stopped, the page's connection is closed, so a
+    result delivered now could only fail and print a traceback into the server's log.
+
+    CPython marks this moment only in a private flag (``threading._SHUTTING_DOWN``, set before
+    the thread pools are joined); where it is missing, a stopped main thread says the same."""
+    return bool(getattr(threading, "_SHUTTING_DOWN", False)) or not threading.main_thread(
+    ).is_alive()
+
+
 def worker_executor(name: str) -> Executor:
     """One worker for a widget's background tasks: a thread where possible."""
     if threads_available():
@@ -92,7 +103,8 @@ class LatestOnly(Generic[T]):
     """One worker (a thread where possible); each :meth:`submit` supersedes the previous request.
 
     ``generation`` counts requests; a result is delivered to its ``on_done`` callback (in the
-    worker thread) only while its generation is still the latest and it was not cancelled.
+    worker thread) only while its generation is still the latest and it was not cancelled,
+    and never while the interpreter exits (:func:`interpreter_exiting`).
     Submitting cancels the previous computation if it has not started yet (a running one
     finishes, and its result is dropped).
     """
@@ -136,7 +148,8 @@ class LatestOnly(Generic[T]):
 
         def deliver(done: Future[T]) -> None:
             try:
-                if not done.cancelled() and self.is_latest(generation):
+                if (not done.cancelled() and self.is_latest(generation)
+                        and not interpreter_exiting()):
                     on_done(done)
             finally:
                 delivered.set()
