@@ -39,11 +39,12 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, TraitError, Unicode
 
 # An AF_UNIX socket path is limited to 108 bytes on Linux and 104 on macOS; jupyter_client adds
 # "-<n>" to the kernel's IPC prefix.  Keep a margin.
@@ -344,12 +345,23 @@ class WarmKernelPool(AsyncMappingKernelManager):
         for kernel_id in self.list_kernel_ids():
             if self.is_pooled(kernel_id):
                 continue
-            activity = getattr(self.get_kernel(kernel_id), "last_activity", None)
+            activity = self._activity_of(kernel_id)
             if activity is not None and (latest is None or activity > latest):
                 latest = activity
         if latest is None:
             return 0.0
         return time.monotonic() - (utcnow() - latest).total_seconds()
+
+    def _activity_of(self, kernel_id: str) -> datetime | None:
+        """A page kernel's last activity: now while it is still starting (the server sets
+        ``last_activity`` only once it has started, and reading it before raises), None once it
+        is gone."""
+        if kernel_id not in self:  # the server's look-up answers HTTP 404 for it
+            return None
+        try:
+            return self.get_kernel(kernel_id).last_activity
+        except TraitError:
+            return utcnow()
 
     async def _drop_dead_pooled_kernels(self) -> None:
         for kernel_id in list(self._ready):

@@ -438,3 +438,20 @@ def test_pool_refills_only_after_fill_delay_without_a_hand_out():
         assert len(started_kernels(app.log)) > before
         assert refill >= 5 - 0.5, refill  # the log is polled every 0.25 s
         app.wait_for_pool(2, times=2)
+
+
+def test_a_page_kernel_still_starting_counts_as_activity_now():
+    """Seen in a full run: a page's kernel whose start had not finished has no
+    ``last_activity`` yet (reading it raises), and the pool's quiet check died on it with a
+    traceback in the app's log.  A starting kernel is a page opening: activity now; a kernel
+    gone meanwhile is no activity."""
+    from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
+
+    from pushluck_teach.kernel_pool import WarmKernelPool
+
+    pool = WarmKernelPool()
+    assert pool._last_page_activity() == 0.0
+    pool._kernels["starting"] = ServerKernelManager()  # not started: last_activity unset
+    before = time.monotonic()
+    assert before - 1 <= pool._last_page_activity() <= time.monotonic() + 1
+    assert pool._activity_of("gone") is None
