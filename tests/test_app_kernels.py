@@ -31,9 +31,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("PUSHLUCK_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"]
 # Private ports of this test file (the suite's other servers use free ports).
 PORTS = (8892, 8893, 8894)
 WIDGET = ".jupyter-widgets"
@@ -150,19 +147,6 @@ def started_kernels(log: str) -> list[str]:
 def assert_no_kernel_died(log: str) -> None:
     bad = [line for line in log.splitlines() if any(m in line for m in DEATH_MARKERS)]
     assert not bad, "\n".join(bad)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                              headless=True)
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser, url: str):

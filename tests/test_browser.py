@@ -128,6 +128,27 @@ class VoilaServer:
                 self.proc.wait(timeout=10)
         self._log.close()
 
+    def log_problems(self) -> list[str]:
+        """Tracebacks and ERROR lines in the server's log, each traceback whole (with the line
+        before it, which says where it came from), so a failure in CI can be read."""
+        return log_problems(self.log_path.read_text(errors="replace"))
+
+    def wait_for_log(self, pattern: str, timeout: float = 240) -> None:
+        """Wait until the log has a line matching ``pattern`` (say, the warm pool is ready)."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.log_path.read_text(errors="replace")):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server's log never said {pattern!r}: "
+                                     f"{self.log_path.read_text(errors='replace')[-3000:]}")
+            time.sleep(0.5)
+
+
+def stop_and_check_log(server: VoilaServer) -> None:
+    """Stop the server; fail if its log holds a traceback or an ERROR line."""
+    server.stop()
+    problems = server.log_problems()
+    assert problems == [], f"the server's log ({server.log_path.name}): {problems[:5]}"
+
 
 def launch_chromium(playwright):
     if not Path(CHROMIUM).exists():
@@ -139,9 +160,10 @@ def launch_chromium(playwright):
 
 
 class AppServer(VoilaServer):
-    """The app started exactly as the README says (``scripts/run_app.sh``), on a free port."""
+    """The app started exactly as the README says (``scripts/run_app.sh``), on a free port;
+    ``extra`` are more of that script's flags (say ``--pool 1``)."""
 
-    def __init__(self) -> None:  # noqa: D107 - same attributes as VoilaServer
+    def __init__(self, *extra: str) -> None:  # noqa: D107 - same attributes as VoilaServer
         self.port = int(os.environ.get("PUSHLUCK_TEST_PORT") or free_port())
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = ROOT / "test-artifacts" / f"run_app-{self.port}.log"
@@ -151,7 +173,7 @@ class AppServer(VoilaServer):
                    f"{os.environ.get('PATH', '')}")
         self.proc = subprocess.Popen(
             ["bash", str(ROOT / "scripts" / "run_app.sh"), "--no-install", "--port",
-             str(self.port)], cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+             str(self.port), *extra], cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True)
         try:
             wait_until_serving(self.base + "/", self.proc, timeout=240)
@@ -168,11 +190,6 @@ class AppServer(VoilaServer):
                 os.killpg(self.proc.pid, 9)
                 self.proc.wait(timeout=10)
         self._log.close()
-
-    def log_problems(self) -> list[str]:
-        """Tracebacks and ERROR lines in the app's log, each traceback whole (with the line
-        before it, which says where it came from), so a failure in CI can be read."""
-        return log_problems(self.log_path.read_text(errors="replace"))
 
 
 def log_problems(text: str) -> list[str]:
@@ -202,21 +219,7 @@ def server() -> Iterator[VoilaServer]:
     try:
         yield srv
     finally:
-        srv.stop()
-        problems = srv.log_problems()
-        assert problems == [], f"the app's log ({srv.log_path.name}): {problems[:5]}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        stop_and_check_log(srv)
 
 
 class PageWatch:

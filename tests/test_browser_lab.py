@@ -16,8 +16,8 @@ from test_browser import (  # the shared harness (pytest puts tests/ on the path
     ROOT,
     VoilaServer,
     assert_clean,
-    launch_chromium,
     open_page,
+    stop_and_check_log,
 )
 
 from pushluck_teach.games.custom import HIT_LIST_RULES
@@ -40,19 +40,7 @@ def server() -> Iterator[VoilaServer]:
     try:
         yield srv
     finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        stop_and_check_log(srv)
 
 
 def _odds(rules: str, flags: dict[str, str], tmp_path) -> dict:

@@ -7,55 +7,20 @@ prints for the command the page shows.  A missing Chromium is a failure, not a s
 from __future__ import annotations
 
 import os
-import re
 import shlex
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from test_browser import AppServer, PageWatch, launch_chromium, stop_and_check_log
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("PUSHLUCK_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"]
-PORT = 8874
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 TIMEOUT_MS = 180_000
 
 pytestmark = pytest.mark.browser
-
-
-def start_app() -> tuple[subprocess.Popen, Path]:
-    log = Path(tempfile.mkstemp(prefix="pushluck-lost-", suffix=".log")[1])
-    env = dict(os.environ)
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                     else "")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "run_app.sh"), "--no-install",
-                                 "--port", str(PORT), "--pool", "1"], cwd=ROOT, env=env,
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 240
-    while not re.search(r"Warm pool: 1 of 1 kernels ready", log.read_text(errors="replace")):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            stop_app(proc)
-            raise AssertionError("the app did not start:\n" + log.read_text(errors="replace"))
-        time.sleep(0.5)
-    return proc, log
-
-
-def stop_app(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
 
 
 def panel_state(page) -> tuple[str, str, str]:
@@ -101,18 +66,15 @@ def cli_lines(command: str) -> list[str]:
 def test_play_a_card_and_check_the_odds_panel_against_the_cli() -> None:
     from playwright.sync_api import sync_playwright
 
-    assert Path(CHROMIUM).exists(), f"Chromium is missing at {CHROMIUM}"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    proc, log = start_app()
+    server = AppServer("--pool", "1")
     try:
+        server.wait_for_log(r"Warm pool: 1 of 1 kernels ready")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                 headless=True)
+            browser = launch_chromium(playwright)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(f"http://127.0.0.1:{PORT}/voila/render/Play_Lost_Cities.ipynb",
-                      timeout=TIMEOUT_MS)
+            watch = PageWatch(page)
+            page.goto(server.url("Play_Lost_Cities.ipynb"), timeout=TIMEOUT_MS)
             page.wait_for_selector(".pushluck-cardtable", state="visible", timeout=TIMEOUT_MS)
             _, numbers, command = wait_for_panel(page)
             assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
@@ -129,10 +91,8 @@ def test_play_a_card_and_check_the_odds_panel_against_the_cli() -> None:
             assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
             assert headline.split(".")[0].lower() in "\n".join(cli_lines(command)).lower()
             page.screenshot(path=str(SCREENSHOTS / "lost-cities.png"), full_page=True)
-            assert not errors, errors
+            assert watch.page_errors == [], watch.page_errors[:3]
+            assert watch.console_errors == [], watch.console_errors[:3]
             browser.close()
     finally:
-        stop_app(proc)
-        text = log.read_text(errors="replace")
-        log.unlink()
-    assert "Traceback" not in text, text
+        stop_and_check_log(server)

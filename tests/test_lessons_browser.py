@@ -9,80 +9,28 @@ test runs inside an installed environment).
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from test_browser import (  # the shared harness (pytest puts tests/ on the path)
+    NOTEBOOKS,
+    AppServer,
+    stop_and_check_log,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-LESSONS = sorted(p.name for p in (ROOT / "notebooks").glob("Lesson_*.ipynb"))
+LESSONS = sorted(p.name for p in NOTEBOOKS.glob("Lesson_*.ipynb"))
 PAGE_TIMEOUT_MS = 240_000
 
 pytestmark = pytest.mark.browser
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def app() -> Iterator[str]:
-    port = int(os.environ.get("PUSHLUCK_TEST_PORT") or _free_port())
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    log = open(ROOT / "test-artifacts" / f"lessons-voila-{port}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen([str(ROOT / "scripts" / "run_app.sh"), "--no-install",
-                             "--port", str(port), "--pool", "0"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
+    server = AppServer("--pool", "0")
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the app exited with status {proc.returncode}")
-            try:
-                with urllib.request.urlopen(base + "/", timeout=5):
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the app did not answer within 120 s") from None
-                time.sleep(0.5)
-        yield base
+        yield server.base
     finally:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait(timeout=10)
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}", pytrace=False)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=["--no-sandbox"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        stop_and_check_log(server)
 
 
 def _open(browser, url: str):

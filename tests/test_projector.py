@@ -32,7 +32,7 @@ from test_browser import (
     AppServer,
     PageWatch,
     draw_stop_page,
-    launch_chromium,
+    stop_and_check_log,
 )
 
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
@@ -127,21 +127,7 @@ def app() -> Iterator[AppServer]:
     try:
         yield server
     finally:
-        server.stop()
-        problems = server.log_problems()
-        assert problems == [], f"the app's log ({server.log_path.name}): {problems[:5]}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        stop_and_check_log(server)
 
 
 def test_every_page_has_its_key_numbers_listed():
