@@ -11,7 +11,8 @@ seeds, the coach switch and New game.  After every step:
 * the coach's numbers are the exact solver's for the position the page states (its "check it
   yourself" flags where other players enter the model, else ``engine.turn_position()``),
   computed here by this test's own :class:`~pushluck_teach.solve.turn.TurnSolver` (not by the
-  panel's call); with the coach aiming at the turn's points, the optimal value too.
+  panel's call); with the coach aiming at the turn's points, the optimal value too (over the
+  exact solver's state budget, against the plain float recursion: the page uses level arrays).
 
 The quick run covers the games whose first decisions solve in milliseconds; the others run
 under ``slow``.
@@ -72,7 +73,7 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
                                    background=False)
             if hasattr(self.table, "objective"):
                 self.table.objective = "points"  # the turn's numbers (a rule switches it)
-            self.solvers: dict[Any, TurnSolver[Any]] = {}  # this test's own, one per model
+            self.solvers: dict[Any, TurnSolver[Any]] = {}  # this test's own, by (model, exact)
 
         def _step(self, change: Any) -> None:
             """Run one click; a refusal must leave the game as it was."""
@@ -141,6 +142,15 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
                 "missing": Counter(spec.deck(engine.variant)) - held,
                 "extra": held - Counter(spec.deck(engine.variant))}
 
+        def _solver(self, model: Any, *, exact: bool) -> TurnSolver[Any]:
+            """This test's own solver for ``model``: exact within the default budget, or the
+            float recursion (no level arrays) without a budget."""
+            key = (model, exact)
+            if key not in self.solvers:
+                self.solvers[key] = (TurnSolver(model, exact=True) if exact else
+                                     TurnSolver(model, max_states=None, levels=False))
+            return self.solvers[key]
+
         @invariant()
         def coach_shows_the_solvers_numbers(self) -> None:
             table = self.table
@@ -151,7 +161,7 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
             model, state = page_position(table)
             if not model.actions(state):
                 return
-            exact = self.solvers.setdefault(model, TurnSolver(model, exact=True))
+            exact = self._solver(model, exact=True)
             assert table.panel.p_bust_exact == fraction_text(exact.p_bust_next(state), "n/a")
             if getattr(table, "objective", "points") != "points":
                 return  # the chart shows chances to win (checked against pushluck solve elsewhere)
@@ -160,10 +170,10 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
             try:
                 expected = float(Fraction(exact.value(state)))
             except TooManyStates:  # a multi-explorer temple round over the exact budget (the
-                # page solves it in float arrays): the exact check, without the budget
-                unbounded = self.solvers.setdefault(
-                    (model, "unbounded"), TurnSolver(model, exact=True, max_states=None))
-                expected = float(Fraction(unbounded.value(state)))
+                # page solves it level by level in float arrays): checked against the plain
+                # float recursion, another algorithm, without a budget (about 10x cheaper
+                # than fractions over a million states)
+                expected = self._solver(model, exact=False).value(state)
             assert values["optimal play"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
     TableMachine.__name__ = f"TableMachine_{spec.name.replace('-', '_')}"
