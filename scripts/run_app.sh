@@ -45,10 +45,8 @@ if [ "$INSTALL" = 1 ]; then
     .venv/bin/python -m pip install --quiet -e '.[test]'
     touch .venv/.pushluck-installed
   fi
-  # jupyter-events pulls in rfc3987-syntax (jsonschema's IRI format check), and every kernel
-  # imports it through plotly -> nbformat -> jsonschema: ~1.5 s of CPU per kernel start for a
-  # check nothing here uses.  jsonschema skips the check when the module is absent.
-  .venv/bin/python -m pip uninstall --quiet --yes rfc3987-syntax >/dev/null 2>&1 || true
+  # every kernel would import rfc3987-syntax for a check nothing here uses (seconds each)
+  bash scripts/drop_iri_check.sh .venv/bin/python
 fi
 
 export JUPYTER_PATH="$PWD/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"

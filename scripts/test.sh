@@ -18,6 +18,8 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e '.[test]'
     touch "$stamp"
 fi
+# every kernel would import rfc3987-syntax for a check nothing here uses (seconds each)
+bash scripts/drop_iri_check.sh .venv/bin/python
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== import layers"
