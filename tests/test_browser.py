@@ -264,6 +264,10 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
     assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0, (
         f"{notebook}: a cell wrote to stderr")
     assert watch.outside_hosts() == [], f"{notebook} requested: {watch.outside_hosts()[:5]}"
+    # plotly.js reaches the page once, as the widgets' bundle: plotly's own JupyterLab mime
+    # extension (a second 4.7 MB copy no page output uses) is on voila.json's denylist
+    second_plotly = [url for url in watch.requests if "labextensions/jupyterlab-plotly" in url]
+    assert second_plotly == [], f"{notebook} loaded plotly's mime extension: {second_plotly[:2]}"
     # Any uncaught page error or console error fails the page, not only a known message.
     assert watch.page_errors == [], f"{notebook}: page errors {watch.page_errors[:3]}"
     assert watch.console_errors == [], f"{notebook}: console errors {watch.console_errors[:3]}"
