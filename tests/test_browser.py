@@ -386,6 +386,21 @@ ODDS_KEYS = {"pBust": "p_bust_next", "evStop": "ev_stop", "evDrawOnce": "ev_draw
              "evOptimal": "ev_optimal"}
 
 
+def test_anywidget_models_get_time_to_start_on_a_loaded_machine(server, browser):
+    """The template makes anywidget's 2 s model deadline (``AbortSignal.timeout(2000)``) 60 s:
+    two of four full runs failed on "[anywidget] Failed to initialize model" without it.
+    Other timeouts are untouched."""
+    page = browser.new_page()
+    page.goto(server.url(LANDING), timeout=PAGE_TIMEOUT_MS)
+    aborted = page.evaluate("""async () => {
+        const model = AbortSignal.timeout(2000), other = AbortSignal.timeout(100);
+        await new Promise((resolve) => setTimeout(resolve, 2600));
+        return [model.aborted, other.aborted];
+    }""")
+    page.close()
+    assert aborted == [False, True]
+
+
 def numbers_disagree(shown: dict, odds: dict) -> list[str]:
     """The panel's numbers against ``pushluck odds --json --exact`` (exact fractions, or floats
     to 1e-9 where the panel shows floats); the names of those that differ."""
