@@ -117,6 +117,17 @@ def test_level_tables_equal_the_recursion_at_known_positions(relic: str | None,
     assert _compare_all_states(model, state) > 10
 
 
+@pytest.mark.parametrize("chunk", [3, 40])
+def test_any_chunk_size_gives_the_recursions_values(monkeypatch: pytest.MonkeyPatch,
+                                                    chunk: int) -> None:
+    """Levels are expanded ``CHUNK`` states at a time (a memory bound): a level split into many
+    chunks, filling its successors' levels in many parts, still gives every value and best
+    action bit for bit."""
+    monkeypatch.setattr(levels, "CHUNK", chunk)
+    model, state = SPEC.position(CaptainSevenVariant(relics=True), relic="K", drawn="9h 9d")
+    assert _compare_all_states(model, state) > 3000  # levels of a few hundred states each
+
+
 @pytest.mark.parametrize("relic", RELICS)
 def test_the_solver_answers_equal_the_recursion_for_every_relic(relic: str | None) -> None:
     """The whole analysis (values, best action, bust chance, draw-once value) as the app asks
