@@ -433,7 +433,11 @@ def test_a_page_kernel_still_starting_counts_as_activity_now():
 
     from pushluck_teach.kernel_pool import WarmKernelPool
 
-    pool = WarmKernelPool()
+    # No pool and no bundle: a pool queues its fill on this worker's event loop, which ran it
+    # in this test's teardown: a kernel started that outlived the suite and left its
+    # kernel-<id>.json in the working directory (seen in every full run).
+    pool = WarmKernelPool(pool_size=0, serve_plotly_bundle=False)
+    assert pool._fill_task is None
     assert pool._last_page_activity() == 0.0
     pool._kernels["starting"] = ServerKernelManager()  # not started: last_activity unset
     before = time.monotonic()
