@@ -70,11 +70,9 @@ LEVEL_MAX_STATES = 5_000_000
 LEVEL_SECONDS_PER_STATE = 3e-6
 # Below this estimate the recursion is faster than NumPy's fixed cost per level.
 LEVEL_MIN_STATES = 20_000
-# States expanded at once (bounds the memory of a wide level's outcome arrays, and how long
-# a cancelled solve runs on).  Measured on Incan Gold's largest float solves (1.1-1.4 million
-# states, benchmarks/bench_worst_positions.py): 1 << 16 peaks at 137-145 MB, 1 << 14 at
-# 54-55 MB for 9-45 % more CPU (means of three runs); a kernel playing five explorers for
-# several rounds peaks at 298 MB instead of 408 MB (benchmarks/bench_kernel_rss.py).
+# States expanded at once: bounds the memory of a wide level's outcome arrays (Incan Gold's
+# group positions: 1 << 16 held about 2.5 times the peak for a little less CPU; the figures are
+# in docs/app.md, "Smaller level chunks") and how long a cancelled solve runs on.
 CHUNK = 1 << 14
 _TIE = 1e-12
 
