@@ -16,10 +16,11 @@ died in the pool is still handed out.  This manager replaces it (``preheat_kerne
   hand-out, no message to or from a page's kernel; at most ``QUIET_WAIT_LIMIT`` after the last
   hand-out): the page being opened, and every page of a burst of openings, gets the CPU first;
   a pooled kernel that dies is replaced;
-* the server serves plotly's widget bundle as a file (``PLOTLY_BUNDLE_PATH`` under Voilà's
+* the server serves the package's plotly bundle (plotly.js with only the trace types the
+  pages draw, ``pushluck_teach/ui/static/``) as a file (``PLOTLY_BUNDLE_PATH`` under Voilà's
   ``/voila/labextensions/``) and tells every kernel it starts where
-  (``$PUSHLUCK_PLOTLY_BUNDLE_URL``): the page's template preloads the 5 MB bundle while the
-  server runs the notebook, and the figures' widget state no longer carries it (see
+  (``$PUSHLUCK_PLOTLY_BUNDLE_URL``): the page's template preloads the bundle while the server
+  runs the notebook, and the figures' widget state no longer carries it (see
   :mod:`pushluck_teach.ui.figures`).
 
 Kernels talk to the server over IPC (Unix sockets in Voilà's private connection directory:
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import os
 import shutil
 import sys
@@ -54,13 +54,13 @@ HEALTH_CHECK_PERIOD = 5.0
 # The longest the refill waits for the pages' kernels to fall quiet after a hand-out (seconds).
 QUIET_WAIT_LIMIT = 30.0
 
-#: The environment variable that tells a kernel the URL at which the server serves plotly's
-#: widget bundle (read by ``pushluck_teach.ui.figures``; this module imports nothing of the
+#: The environment variable that tells a kernel the URL at which the server serves the plotly
+#: bundle (read by ``pushluck_teach.ui.figures``; this module imports nothing of the
 #: package, so the name is written in both places and a test checks they agree).
 BUNDLE_URL_ENV = "PUSHLUCK_PLOTLY_BUNDLE_URL"
 #: Where the bundle is served, under Voilà's ``/voila/labextensions/`` (the page template
 #: ``share/jupyter/voila/templates/pushluck`` preloads the same path).
-PLOTLY_BUNDLE_PATH = "pushluck-plotly/widgetbundle.js"
+PLOTLY_BUNDLE_PATH = "pushluck-plotly/plotly-pushluck.min.js"
 
 # What a page's first cell would otherwise do for the first time (measured in a pool kernel,
 # benchmarks/bench_ui_kernel.py --page): import the modules the pages import lazily (the
@@ -91,16 +91,10 @@ del _pushluck_warm_up
 
 
 def plotly_bundle_file() -> Path | None:
-    """plotly's widget bundle (``plotly/package_data/widgetbundle.js``), without importing
-    plotly; None when plotly is not installed or has no such file."""
-    spec = importlib.util.find_spec("plotly")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        bundle = Path(location) / "package_data" / "widgetbundle.js"
-        if bundle.is_file():
-            return bundle
-    return None
+    """The package's plotly bundle (``pushluck_teach/ui/static/plotly-pushluck.min.js``, built by
+    ``scripts/build_plotly_bundle.sh``); None when it is missing."""
+    bundle = Path(__file__).parent / "ui" / "static" / Path(PLOTLY_BUNDLE_PATH).name
+    return bundle if bundle.is_file() else None
 
 
 @dataclass(frozen=True)
@@ -131,8 +125,8 @@ class WarmKernelPool(AsyncMappingKernelManager):
     serve_plotly_bundle = Bool(
         True,
         config=True,
-        help="Serve plotly's widget bundle under /voila/labextensions/ and tell kernels its "
-        "URL, so pages load it as a file instead of through the widgets' state.",
+        help="Serve the package's plotly bundle under /voila/labextensions/ and tell kernels "
+        "its URL, so pages load it as a file instead of through the widgets' state.",
     )
     warmup_timeout = Float(
         180.0, config=True, help="Seconds a pool kernel may take to start and warm up."
@@ -187,20 +181,19 @@ class WarmKernelPool(AsyncMappingKernelManager):
 
     @property
     def plotly_bundle_url(self) -> str:
-        """The URL path at which the server serves plotly's widget bundle ("" when it does
-        not)."""
+        """The URL path at which the server serves the plotly bundle ("" when it does not)."""
         return self._bundle_url
 
     # ------------------------------------------------------------ plotly bundle
 
     def _serve_plotly_bundle(self) -> str:
-        """Put plotly's widget bundle where Voilà's labextension handler serves it; its URL.
+        """Put the plotly bundle where Voilà's labextension handler serves it; its URL.
 
         The handler serves files from every labextension path; a private directory holding
-        ``pushluck-plotly/widgetbundle.js`` (a copy of plotly's file: tornado refuses a symbolic
-        link that leads out of the served directory) is added to Voilà's
+        ``PLOTLY_BUNDLE_PATH`` (a copy of the package's file: tornado refuses a symbolic link
+        that leads out of the served directory) is added to Voilà's
         ``extra_labextensions_path`` before Voilà builds its handlers (it creates this manager
-        first).  Outside a Voilà app, or without plotly, nothing is served ("")."""
+        first).  Outside a Voilà app, or without the bundle, nothing is served ("")."""
         configuration = getattr(self.parent, "voila_configuration", None)
         bundle = plotly_bundle_file()
         if configuration is None or bundle is None:
@@ -214,7 +207,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
             *configuration.extra_labextensions_path, directory]
         base = getattr(self.parent, "server_url", None) or getattr(self.parent, "base_url", "/")
         url = base.rstrip("/") + "/voila/labextensions/" + PLOTLY_BUNDLE_PATH
-        self.log.info("Serving plotly's widget bundle at %s", url)
+        self.log.info("Serving the plotly bundle at %s", url)
         return url
 
     def _kernel_env(self, kwargs: dict) -> dict:

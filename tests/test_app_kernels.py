@@ -362,9 +362,9 @@ def test_the_bundle_url_has_one_name_in_the_server_and_the_kernel():
 
 @pytest.mark.slow
 def test_server_serves_plotly_bundle_and_its_kernels_carry_only_the_url(tmp_path):
-    """The file served is plotly's own widget bundle, byte for byte; a kernel of the app (pooled
+    """The file served is the package's plotly bundle, byte for byte; a kernel of the app (pooled
     or started for a page with the pool empty) knows its URL, and a chart made there carries the
-    URL instead of the 5 MB bundle."""
+    URL instead of the 1.8 MB bundle."""
     notebook = {
         "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {},
                    "outputs": [], "source": [
@@ -379,10 +379,10 @@ def test_server_serves_plotly_bundle_and_its_kernels_carry_only_the_url(tmp_path
         "nbformat": 4, "nbformat_minor": 5,
     }
     (tmp_path / "Url.ipynb").write_text(json.dumps(notebook))
-    import plotly
+    from pushluck_teach.ui.figures import PLOTLY_BUNDLE_FILE
 
-    plotly_file = Path(plotly.__file__).parent / "package_data" / "widgetbundle.js"
-    url = "/voila/labextensions/pushluck-plotly/widgetbundle.js"
+    plotly_file = PLOTLY_BUNDLE_FILE
+    url = "/voila/labextensions/pushluck-plotly/plotly-pushluck.min.js"
     with App(PORTS[0], "--WarmKernelPool.pool_size=1", notebooks=tmp_path) as app:
         app.wait_for_pool(1)
         with urllib.request.urlopen(f"http://127.0.0.1:{app.port}{url}", timeout=60) as response:

@@ -685,8 +685,35 @@ def test_lesson_4_button_adds_simulations(server, browser):
     page.wait_for_function(
         "() => (document.querySelector('.pushluck-lesson-sim') || {}).innerText"
         "?.includes('After 1000 turns')", timeout=60_000)
-    points = page.evaluate(
-        "() => document.querySelector('.js-plotly-plot').data[2].x.length")
-    assert points > 10
+    # the chart is redrawn from its synced data (a moment after the message, like the text)
+    page.wait_for_function(
+        "() => (document.querySelector('.js-plotly-plot')?.data?.[2]?.x?.length || 0) > 10",
+        timeout=60_000)
     assert_clean(page, watch, "Lesson_4_Exact_vs_Simulation_after_click")
+    page.close()
+
+
+def test_charts_draw_with_the_package_s_plotly_bundle(server, browser):
+    """The pages load the package's plotly bundle (``pushluck_teach/ui/static``) once, and not
+    plotly's 5 MB widget bundle: the page's plotly.js is the bundle's version and has exactly
+    the trace types its first line names (Lesson 6 draws the 3-D surface with it)."""
+    from test_plotly_bundle import bundle_banner
+
+    (major, minor, patch), traces = bundle_banner()
+    page, watch = open_page(browser, server, "Lesson_6_Winning_The_Game.ipynb",
+                            ".js-plotly-plot .gl-container canvas")
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 4",
+                           timeout=PAGE_TIMEOUT_MS)
+    drawn = page.evaluate("""() => ({
+        version: globalThis.Plotly.version,
+        traces: Object.keys(globalThis.Plotly.PlotSchema.get().traces).sort(),
+        surfaces: Array.from(document.querySelectorAll('.js-plotly-plot'))
+            .filter((el) => (el.data || []).some((trace) => trace.type === 'surface')).length})""")
+    assert drawn["version"] == f"{major}.{minor}.{patch}"
+    assert set(drawn["traces"]) == traces
+    assert drawn["surfaces"] == 1
+    bundles = [url for url in watch.requests if url.endswith(".js") and "plotly" in url]
+    assert [urlparse(url).path.rsplit("/", 2)[-2:] for url in bundles] == [
+        ["pushluck-plotly", "plotly-pushluck.min.js"]], bundles
+    assert_clean(page, watch, "Lesson_6_Winning_The_Game_bundle")
     page.close()

@@ -2,7 +2,7 @@
 
 Each ``make_*`` function builds one :class:`plotly.graph_objects.FigureWidget` with its traces
 in a fixed order; each ``update_*`` function rewrites that figure's data in place inside
-``fig.batch_update()`` (one message to the browser, the figure object is never replaced).  The
+``fig.batch_update()`` (the figure object is never replaced).  The
 ``*_html`` functions render the same numbers as text, so nothing is shown only as a bar.
 Nothing here holds state or computes a probability: the numbers come in from the solver.
 
@@ -17,17 +17,19 @@ Charts (trace order):
   turn total reaches T".
 
 Browser views.  plotly 6/7's ``FigureWidget`` is an anywidget whose ``_esm`` is plotly's whole
-5 MB widget bundle.  anywidget 0.11's front end gives a model 2 s from its creation to import
-its ``_esm``; past that it marks the model failed ("[anywidget] Failed to initialize model.")
-and from then on drops *every* message the kernel sends to it, although its views still
-render the state the page received at opening.  A Play page creates four such models at once
-(4 x 5 MB to import), so on a busy machine some or all of its charts froze after the first
-draw.  :class:`LiveFigureWidget` fixes that: its ``_esm`` is a tiny loader that finishes at
-once and imports the plotly bundle (sent once per page in ``_plotly_esm``, shared by every
-figure, see ``carry_bundle``) after that deadline-bound step; its views re-draw with
-``Plotly.react`` whenever the synced ``_widget_data``/``_widget_layout`` change, and
-:func:`sync_widget_state` assigns those after every update, so a view always ends on the
-figure's current state even if an edit message arrived before the bundle had loaded.
+5 MB widget bundle (plotly.js and plotly's widget code).  anywidget 0.11's front end gives a
+model 2 s from its creation to import its ``_esm``; past that it marks the model failed
+("[anywidget] Failed to initialize model.") and from then on drops *every* message the kernel
+sends to it.  A Play page creates four such models at once, so on a busy machine some or all of
+its charts froze after the first draw.  :class:`LiveFigureWidget` replaces that module: its
+``_esm`` is a tiny loader that finishes at once and imports the package's plotly bundle after
+that deadline-bound step, once per page (``carry_bundle``).  The bundle is plotly.js with only
+the trace types the package draws (``pushluck_teach/ui/static/plotly-pushluck.min.js``, 1.8 MB,
+built by ``scripts/build_plotly_bundle.sh``): Chromium evaluates it in about a quarter of the
+time plotly's widget bundle takes.  Its views draw the synced ``_widget_data``/``_widget_layout``
+with ``Plotly.react``, at once and whenever they change, and :func:`sync_widget_state` assigns
+those after every update (a :class:`LiveFigureWidget` does it itself where plotly would send an
+edit message); plotly's own widget code, which applied edit messages, is not run.
 
 Under the app's server the bundle does not travel in the widget state at all: the server serves
 it as a file and names its URL in ``$PUSHLUCK_PLOTLY_BUNDLE_URL`` (``pushluck_teach.kernel_pool``),
@@ -35,8 +37,7 @@ the page's template preloads it (fetched and compiled while the server still run
 and every figure carries only the URL (``_plotly_esm_url``), which the loader imports.
 
 PNG download: the modebar's camera button saves a PNG; the options go in the figure's
-``_config`` trait (``toImageButtonOptions``), which the plotly FigureWidget front end passes to
-``Plotly.newPlot`` (checked against plotly 6/7's ``widgetbundle.js``).
+``_config`` trait (``toImageButtonOptions``), which the views pass to ``Plotly.react``.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from copy import deepcopy
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
@@ -209,10 +211,11 @@ TWO_LINE_TITLE_MARGIN = {"l": 55, "r": 15, "t": 75, "b": 95}
 
 
 #: The anywidget module of :class:`LiveFigureWidget`: it returns at once (anywidget's 2 s
-#: deadline) and imports plotly's widget bundle once per page: from the import the page's
-#: template started early (``window.__pushluckPlotlyPreload``), else from the URL a model names
-#: in ``_plotly_esm_url``, else from the source a model carries in ``_plotly_esm`` (the next
-#: one is tried when one fails); views also follow full-state syncs with ``Plotly.react``.
+#: deadline) and imports the plotly bundle once per page: from the import the page's template
+#: started early (``window.__pushluckPlotlyPreload``), else from the URL a model names in
+#: ``_plotly_esm_url``, else from the source a model carries in ``_plotly_esm`` (the next one is
+#: tried when one fails).  Its views draw the synced ``_widget_data``/``_widget_layout`` with
+#: ``Plotly.react``, at once and after every change.
 LAZY_ESM = """
 const KEY = "__pushluckPlotlyWidget";
 function shared() {
@@ -236,7 +239,12 @@ function next(slot) {
   if (slot.busy || slot.done || slot.sources.length === 0) return;
   slot.busy = true;
   slot.sources.shift()().then(
-    (mod) => { slot.done = true; slot.resolve(mod); },
+    (mod) => {
+      const Plotly = (mod && mod.default && mod.default.react) ? mod.default : globalThis.Plotly;
+      if (!Plotly || !Plotly.react) throw new Error("the module holds no plotly.js");
+      slot.done = true;
+      slot.resolve(Plotly);
+    }).catch(
     (error) => { console.warn("plotly bundle:", error); slot.busy = false; next(slot); });
 }
 function load(model) {
@@ -250,28 +258,22 @@ function load(model) {
   return slot.promise;
 }
 export default () => {
-  let widget = null;
   let ready = null;
   return {
     initialize({ model }) {
-      ready = load(model).then((mod) => {
-        widget = mod.default();
-        widget.initialize({ model });
-      });
+      ready = load(model);
     },
     async render({ model, el }) {
-      await ready;
-      const dispose = widget.render({ model, el });
+      const Plotly = await ready;
       // The plot follows its box: it re-sizes whenever its drawn width differs from its box's
       // (a wider window, projector mode, a tab shown), not only on window resize.  The drawn
       // width is compared, not the last box width seen: a box that changed before the first
       // draw finished must still be followed once the plot exists.  No chart has a width of
-      // its own: a width in the synced layout is only plotly's echo of an earlier box (its
-      // relayout events travel to the kernel and back), so it is never kept.
+      // its own: a width in the synced layout is only an echo of an earlier box, so it is
+      // never kept.
       const fit = () => {
-        const Plotly = globalThis.Plotly;
         const now = Math.round(el.getBoundingClientRect().width);
-        if (disposed || now === 0 || !Plotly || !el._fullLayout) return;
+        if (disposed || now === 0 || !el._fullLayout) return;
         if (Math.abs(el._fullLayout.width - now) < 2) return;
         // Plots.resize leaves a plot alone whose layout has a width and a height (ours always
         // has a height), so the stale width goes first and the plot autosizes to its box.
@@ -285,8 +287,7 @@ export default () => {
         queued = true;
         setTimeout(() => {
           queued = false;
-          const Plotly = globalThis.Plotly;
-          if (disposed || !Plotly) return;
+          if (disposed) return;
           const layout = structuredClone(model.get("_widget_layout"));
           delete layout.width;
           layout.autosize = true;
@@ -298,6 +299,7 @@ export default () => {
       };
       model.on("change:_widget_data", redraw);
       model.on("change:_widget_layout", redraw);
+      redraw();
       const observer = new ResizeObserver(fit);
       for (const delay of [250, 1000, 3000, 6000, 10000]) setTimeout(fit, delay);
       observer.observe(el);
@@ -306,7 +308,7 @@ export default () => {
         observer.disconnect();
         model.off("change:_widget_data", redraw);
         model.off("change:_widget_layout", redraw);
-        if (typeof dispose === "function") dispose();
+        Plotly.purge(el);
       };
     },
   };
@@ -314,20 +316,39 @@ export default () => {
 """
 
 #: Set by the app's server (``pushluck_teach.kernel_pool``, which names it too) in every kernel
-#: it starts: the URL at which it serves plotly's widget bundle.
+#: it starts: the URL at which it serves the plotly bundle.
 BUNDLE_URL_ENV = "PUSHLUCK_PLOTLY_BUNDLE_URL"
-_PLOTLY_BUNDLE = str(go.FigureWidget._esm)
+#: plotly.js with only the trace types the package draws, one ES module (1.8 MB against plotly's
+#: 5 MB widget bundle), built by ``scripts/build_plotly_bundle.sh``.
+PLOTLY_BUNDLE_FILE = Path(__file__).parent / "static" / "plotly-pushluck.min.js"
 
 
 class LiveFigureWidget(go.FigureWidget):
-    """A ``FigureWidget`` whose browser views keep up with in-place updates (see the module
-    docstring): a small loader as ``_esm``, plotly's bundle in ``_plotly_esm`` — or, in a
-    kernel of the app's server (``$PUSHLUCK_PLOTLY_BUNDLE_URL`` set), only the URL the server
-    serves the bundle at, in ``_plotly_esm_url`` (5 MB less widget state per page)."""
+    """A ``FigureWidget`` whose browser views draw its synced state (see the module docstring):
+    a small loader as ``_esm``, the plotly bundle in ``_plotly_esm`` — or, in a kernel of the
+    app's server (``$PUSHLUCK_PLOTLY_BUNDLE_URL`` set), only the URL the server serves the
+    bundle at, in ``_plotly_esm_url``.
+
+    Its views draw ``_widget_data``/``_widget_layout`` only (plotly's own widget code, which
+    applied edit messages, does not run in the browser), so where plotly would send an edit
+    message (``_py2js_*``: after a ``batch_update``, or a property set outside one) the figure
+    copies its data and layout into those traits instead (:func:`sync_widget_state`).
+    """
 
     _esm = LAZY_ESM
     _plotly_esm = Unicode().tag(sync=True)
     _plotly_esm_url = Unicode().tag(sync=True)
+
+    def _sync_instead_of_edit_message(self, *_args: Any, **_kwargs: Any) -> None:
+        sync_widget_state(self)
+
+    _send_addTraces_msg = _sync_instead_of_edit_message
+    _send_moveTraces_msg = _sync_instead_of_edit_message
+    _send_deleteTraces_msg = _sync_instead_of_edit_message
+    _send_restyle_msg = _sync_instead_of_edit_message
+    _send_relayout_msg = _sync_instead_of_edit_message
+    _send_update_msg = _sync_instead_of_edit_message
+    _send_animate_msg = _sync_instead_of_edit_message
 
     @default("_plotly_esm_url")
     def _served_bundle_url(self) -> str:
@@ -335,7 +356,7 @@ class LiveFigureWidget(go.FigureWidget):
 
     @default("_plotly_esm")
     def _bundle_source(self) -> str:
-        return "" if self._plotly_esm_url else _PLOTLY_BUNDLE
+        return "" if self._plotly_esm_url else PLOTLY_BUNDLE_FILE.read_text(encoding="utf-8")
 
 
 class BundleSharingFigureWidget(LiveFigureWidget):
@@ -441,12 +462,11 @@ def make_distribution_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
 def sync_widget_state(*figs: go.FigureWidget) -> None:
     """Copy each figure's current data and layout into its synced widget state.
 
-    A FigureWidget sends ``batch_update`` edits as messages to the browser views that exist;
-    the synced ``_widget_data``/``_widget_layout`` traits keep the construction-time state.
-    A view created later (a page opened after the kernel ran the notebook, a pre-heated Voilà
-    kernel, a re-attached view) would show that stale state.  Calling this after each update
-    makes every new view render the current data, and a :class:`LiveFigureWidget`'s existing
-    views re-draw from it when an edit message did not reach them.
+    The synced ``_widget_data``/``_widget_layout`` traits are what a :class:`LiveFigureWidget`'s
+    views draw (a view created later, too: a page opened after the kernel ran the notebook, a
+    re-attached view).  A :class:`LiveFigureWidget` calls this itself after every edit, so a
+    call after an update only makes sure (assigning an unchanged value sends nothing); for a
+    plain ``FigureWidget``, whose views apply edit messages, it keeps later views current.
     """
     for fig in figs:
         fig._widget_data = deepcopy(fig._data)

@@ -1,0 +1,82 @@
+"""The package's plotly bundle (``pushluck_teach/ui/static/plotly-pushluck.min.js``): it holds
+every trace type the package and its notebooks draw, its plotly.js is of the same major version
+as the installed plotly's, and ``scripts/build_plotly_bundle.sh`` rebuilds it byte for byte.
+
+Whether the pages draw with it is the browser tests' part (``tests/test_browser.py`` reads the
+numbers off every page's charts)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import plotly.graph_objects as go
+import pytest
+from plotly.offline import get_plotlyjs_version
+
+from pushluck_teach.ui.figures import PLOTLY_BUNDLE_FILE
+
+ROOT = Path(__file__).resolve().parents[1]
+BANNER = re.compile(r"^/\* pushluck_teach plotly bundle: plotly\.js (\d+)\.(\d+)\.(\d+) .*?"
+                    r"traces: ([a-z0-9 ]+);")
+
+
+def bundle_banner() -> tuple[tuple[int, int, int], set[str]]:
+    """The bundle's plotly.js version and trace types, as its first line states them."""
+    with PLOTLY_BUNDLE_FILE.open(encoding="utf-8") as handle:
+        match = BANNER.match(handle.readline())
+    assert match, f"{PLOTLY_BUNDLE_FILE} does not start with the build script's banner"
+    major, minor, patch, traces = match.groups()
+    return (int(major), int(minor), int(patch)), set(traces.split())
+
+
+def trace_types_drawn() -> dict[str, list[str]]:
+    """Every plotly trace type the package's modules and the notebooks construct
+    (``go.<Trace>(``), with the files that do."""
+    drawn: dict[str, list[str]] = {}
+    files = [*sorted((ROOT / "pushluck_teach").rglob("*.py")),
+             *sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    for path in files:
+        for name in set(re.findall(r"\bgo\.([A-Z][A-Za-z0-9]*)\(", path.read_text("utf-8"))):
+            trace_type = getattr(getattr(go, name)(), "type", None)
+            if isinstance(trace_type, str):  # a trace, not a Figure, Layout, ...
+                drawn.setdefault(trace_type, []).append(str(path.relative_to(ROOT)))
+    return drawn
+
+
+def test_the_scan_finds_the_package_s_charts() -> None:
+    drawn = trace_types_drawn()
+    assert {"bar", "scatter", "heatmap", "indicator", "surface"} <= drawn.keys()
+    assert "pushluck_teach/ui/figures.py" in drawn["bar"]
+
+
+def test_bundle_holds_every_trace_type_drawn() -> None:
+    _, traces = bundle_banner()
+    missing = {kind: files for kind, files in trace_types_drawn().items() if kind not in traces}
+    assert not missing, (f"trace types drawn but not in the plotly bundle: {missing}; add them "
+                         "to js/plotly-bundle/entry.js and run scripts/build_plotly_bundle.sh")
+
+
+def test_bundle_is_the_installed_plotly_s_major_version() -> None:
+    (major, _, _), _ = bundle_banner()
+    installed = get_plotlyjs_version()
+    assert major == int(installed.split(".")[0]), (
+        f"the bundle has plotly.js {major}.x, the installed plotly uses {installed}: pin that "
+        "plotly.js in js/plotly-bundle/package.json and run scripts/build_plotly_bundle.sh")
+
+
+def test_bundle_is_an_es_module_exporting_plotly() -> None:
+    text = PLOTLY_BUNDLE_FILE.read_text(encoding="utf-8")
+    assert re.search(r"export\s*\{\s*\w+ as default\s*\}", text)
+    assert "globalThis.Plotly=" in text
+
+
+@pytest.mark.slow
+def test_build_script_rebuilds_the_committed_bundle(tmp_path: Path) -> None:
+    """The committed file is what the build script makes from the pinned packages (npm ci
+    fetches them from the npm registry: about 30 s)."""
+    rebuilt = tmp_path / "bundle.js"
+    subprocess.run(["bash", str(ROOT / "scripts" / "build_plotly_bundle.sh"),
+                    "--output", str(rebuilt)], check=True, cwd=ROOT, timeout=600)
+    assert rebuilt.read_bytes() == PLOTLY_BUNDLE_FILE.read_bytes()
