@@ -8,6 +8,10 @@ browser tests and every notebook really ran.
 * The user's solver cache (``~/.cache/pushluck_teach``) is never read or written by the tests:
   ``PUSHLUCK_CACHE`` points at a fresh temporary directory for the whole session (subprocesses
   and Voilà kernels inherit it).
+* nbval's notebook kernels talk over IPC sockets in a private directory, not TCP ports: two
+  xdist workers each starting kernels can pick the same free port between its choice and the
+  kernel's bind, and the kernel then dies before its first reply ("Kernel died before replying
+  to kernel_info", seen once in a fresh clone's run); the app's kernels use IPC too.
 * A glob that finds nothing must not pass silently: when the browser tests or the notebooks are
   part of the run, the session fails unless each notebook ran at least one cell and every
   selected browser test and notebook cell really ran (not skipped).  The counts are printed in
@@ -20,6 +24,7 @@ import json
 import os
 import shutil
 import tempfile
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +50,29 @@ os.environ["PUSHLUCK_CACHE"] = _CACHE_DIR
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_CACHE_DIR, ignore_errors=True)
+    shutil.rmtree(_SOCKET_DIR, ignore_errors=True)
+
+
+_SOCKET_DIR = tempfile.mkdtemp(prefix="plk-", dir="/tmp" if os.path.isdir("/tmp") else None)
+
+
+def _ipc_kernels_for_nbval(sockets: str) -> None:
+    """Make nbval start its kernels with IPC transport, each under a short private path in
+    ``sockets`` (a socket's path has a limit of about 100 bytes)."""
+    try:
+        import nbval.kernel
+    except ImportError:
+        return
+    from jupyter_client.manager import KernelManager
+
+    def ipc_kernel_manager(**kwargs: Any) -> KernelManager:
+        return KernelManager(transport="ipc", ip=os.path.join(sockets, uuid.uuid4().hex[:12]),
+                             **kwargs)
+
+    nbval.kernel.KernelManager = ipc_kernel_manager
+
+
+_ipc_kernels_for_nbval(_SOCKET_DIR)
 
 
 @pytest.fixture(autouse=True)

@@ -227,14 +227,45 @@ def test_the_shipped_captain_seven_table_gives_exactly_a_solves_answers() -> Non
 
 
 def test_a_table_that_breaks_the_bellman_equation_is_not_used() -> None:
-    from pushluck_teach.solve.turn_tables import _bellman_holds
+    from pushluck_teach.solve.turn_tables import ShippedTable, _bellman_holds
 
     spec = get_game("captain-seven")
     model, start = spec.position(spec.variant_cls())
-    values = dict(TurnSolver(model)._values)  # the shipped table, as loaded
-    assert _bellman_holds(model, start, values)
-    values[start] = values[start] + 1e-9
-    assert not _bellman_holds(model, start, values)
+    table = TurnSolver(model)._values  # the shipped table, as loaded
+    assert isinstance(table, ShippedTable)
+    assert _bellman_holds(model, start, table)
+    broken = ShippedTable(table.states, table.values.copy())
+    broken.values[int(broken.states.searchsorted(start))] += 1e-9
+    assert not _bellman_holds(model, start, broken)
+    assert not _bellman_holds(model, start, table.without(start))  # a table without its start
+
+
+def test_the_shipped_table_holds_its_values_in_arrays_not_a_dict() -> None:
+    """Captain Seven's table: 16 bytes a state (it was a 39 MB dict), every shipped value
+    the one the file holds, written states kept apart and counted by the cache's estimate."""
+    from pushluck_teach.solve.cache import mapping_bytes
+    from pushluck_teach.solve.turn_tables import ShippedTable
+
+    spec = get_game("captain-seven")
+    model, start = spec.position(spec.variant_cls())
+    table = TurnSolver(model)._values
+    assert isinstance(table, ShippedTable)
+    assert table.nbytes == 16 * len(table.states) < 8 * 2**20
+    assert mapping_bytes(table) < 8 * 2**20
+    shipped = dict(zip(table.states.tolist(), table.values.tolist(), strict=True))
+    for state in random.Random(5).sample(sorted(shipped), 2000):
+        value = table[state]
+        assert type(value) is float and value == shipped[state]
+    missing = max(shipped) + 1
+    assert missing not in table and table.get(missing) is None and table.get("x") is None
+    held = len(table)  # other tests' solvers may have added states already
+    table[missing] = 1.5
+    try:
+        assert table[missing] == 1.5 and len(table) == held + 1
+    finally:
+        del table[missing]
+    with pytest.raises(KeyError):
+        del table[start]  # the shipped states are read-only
 
 
 def test_without_numpy_the_solver_solves_instead_of_loading() -> None:

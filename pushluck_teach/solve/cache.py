@@ -195,17 +195,19 @@ def object_bytes(value: Any) -> int:
 
 def mapping_bytes(memo: Any, *, keys: bool = True) -> int:
     """Estimated bytes held by one memo: a dict's table and entries (their mean key and value
-    size from a sample of the first :data:`_SAMPLE` items), or a level memo's arrays
-    (``tables``, by their size) plus its dict (``base``).  ``keys=False``: keys shared with
+    size from a sample of the first :data:`_SAMPLE` items), a level memo's arrays
+    (``tables``, by their size) plus its ``base``, or a shipped table's arrays (``nbytes``)
+    plus its dict.  ``keys=False``: keys shared with
     another memo are not counted again."""
     tables = getattr(memo, "tables", None)
     if tables is not None:
         arrays = sum(int(getattr(part, "nbytes", 0)) for table in tables
                      for trio in table.levels.values() for part in trio)
         return arrays + mapping_bytes(getattr(memo, "base", {}), keys=keys)
-    if not isinstance(memo, dict):  # a view over another memo (a level memo's best actions)
-        base = getattr(memo, "base", None)
-        return mapping_bytes(base, keys=keys) if isinstance(base, dict) else 0
+    if not isinstance(memo, dict):  # a shipped table's arrays, or a view over another memo
+        base = getattr(memo, "base", None)  # (a level memo's best actions)
+        held = int(getattr(memo, "nbytes", 0))
+        return held + (mapping_bytes(base, keys=keys) if base is not None else 0)
     if not memo:
         return 0
     sample: list[tuple[Any, Any]] = []
