@@ -2,7 +2,9 @@
 
 One process plays, through the real Play-page tables (``bench_ui_kernel.bench_game``: a human
 seat clicking the optimal action, optimal bots, the charts and the worker thread), every
-registered game with its default rules and then the heavier option sets (Captain Seven with
+registered game with its default rules (Lost Cities, which has no draw/stop turn, through
+its card table against the ``search`` bot: ``bench_ui_kernel.bench_card_game``) and then the
+heavier option sets (Captain Seven with
 relics, Incan Gold with five explorers over several rounds, Lands Uncharted with every option
 and allies, Hit List's long haul with high stakes, a d20 Pig, the variant lab's built Captain
 Seven), and prints after each: the resident memory (``VmRSS``), its peak so far
@@ -14,11 +16,13 @@ solver cache holds.  At the end: the peak and the final RSS.
 already use it (the bound is measured before it is wired in).  ``--clicks N``: clicks per
 game (Incan Gold gets three times as many, so it plays several rounds).
 ``--skip a,b``: leave those games out (to measure the others alone).
+``--breakdown``: at the end, the RSS again after closing every widget, after emptying the solver
+cache and after clearing the package's function caches (where the end figure is held).
 The app's kernels run with ``MALLOC_ARENA_MAX=2`` (``WarmKernelPool.malloc_arena_max``), so the
 script re-starts itself with it unless the environment sets it; ``--default-arenas`` measures
 glibc's default (8 arenas per core) instead, for a side-by-side figure.
 Run:  .venv/bin/python benchmarks/bench_kernel_rss.py [--clicks N] [--bounded] [--skip GAMES]
-      [--default-arenas]
+      [--default-arenas] [--breakdown]
 """
 
 from __future__ import annotations
@@ -32,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ui_kernel import bench_game  # noqa: E402
+from bench_ui_kernel import bench_card_game, bench_game  # noqa: E402
 
-from pushluck_teach.games import all_games  # noqa: E402
+from pushluck_teach.games import all_games, get_game  # noqa: E402
 from pushluck_teach.solve import cache, turn  # noqa: E402
 
 HEAVIER: list[tuple[str, dict[str, Any], int]] = [
@@ -90,12 +94,14 @@ def main(argv: list[str]) -> None:
         started, cpu = time.perf_counter(), time.process_time()
         options = dict(options)
         if name == "custom" and "preset" in options:
-            from pushluck_teach.games import get_game
-
             options = get_game("custom").presets[options.pop("preset")].changed_options()
         many = clicks * 3 if name == "incan-gold" else clicks
         try:
-            row = bench_game(name, max_clicks=many, options=options or None, players=players)
+            if get_game(name).has_turn_model:
+                row = bench_game(name, max_clicks=many, options=options or None,
+                                 players=players)
+            else:  # a card-play game (Lost Cities): its card table
+                row = bench_card_game(name, max_clicks=many, options=options or None)
             played = f"clicks {row['clicks']:>4}"
         except Exception as error:  # noqa: BLE001 - report and go on measuring
             played = f"failed: {type(error).__name__} {str(error)[:40]}"
@@ -109,6 +115,38 @@ def main(argv: list[str]) -> None:
               f"{turn._SHARED.states():>9,} states {cached_mb():6.0f} MB", flush=True)
     print(f"end: RSS {rss_mb():.0f} MB, peak {peak_mb():.0f} MB (target < 400 MB); load "
           f"average {os.getloadavg()[0]:.1f}")
+    if "--breakdown" in argv:
+        breakdown()
+
+
+def breakdown() -> None:
+    """Where the end figure is held: the RSS after closing every widget the tables built
+    (a real page keeps one table, not fourteen), then after emptying the shared solver
+    cache, then after dropping the whole-game solutions' caches; the heap trimmed each time."""
+    import ipywidgets
+
+    def settle() -> float:
+        gc.collect()
+        cache.release_memory()
+        return rss_mb()
+
+    print(f"breakdown: trimmed {settle():.0f} MB", flush=True)
+    ipywidgets.Widget.close_all()
+    print(f"breakdown: every widget closed {settle():.0f} MB", flush=True)
+    for key in list(getattr(turn._SHARED, "_solvers", {})):
+        turn._SHARED._solvers.pop(key, None)
+    print(f"breakdown: solver cache emptied {settle():.0f} MB", flush=True)
+    cleared = 0
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__name__", "")
+        if not name.startswith("pushluck_teach"):
+            continue
+        for value in list(vars(module).values()):
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+                cleared += 1
+    print(f"breakdown: {cleared} function caches of the package cleared {settle():.0f} MB",
+          flush=True)
 
 
 if __name__ == "__main__":

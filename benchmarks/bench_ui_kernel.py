@@ -84,6 +84,34 @@ def bench_game(name: str, *, seed: int = 7, max_clicks: int = 120,
     }
 
 
+def bench_card_game(name: str, *, seed: int = 7, max_clicks: int = 120,
+                    options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play a game without a draw/stop turn (Lost Cities) through its card table: the human
+    seat clicks what the game's ``odds`` bot would play, against the ``search`` bot (the
+    heaviest), which moves off the click path as on the page."""
+    from pushluck_teach.ui.card_table import CardTable
+    from pushluck_teach.ui.table import action_class
+
+    spec = get_game(name)
+    started = time.perf_counter()
+    table = CardTable(name, seats=("human", "search"), seed=seed, options=options)
+    table._settled.wait(600)
+    build_ms = 1000 * (time.perf_counter() - started)
+    chooser = spec.bots["odds"]()
+    click_ms: list[float] = []
+    clicks = 0
+    while not table.engine.is_over and clicks < max_clicks:
+        shown = {c: b for row in table.actions_box.children for b in row.children
+                 for c in b._dom_classes if c.startswith("pushluck-action-")}
+        started = time.perf_counter()
+        shown[action_class(chooser.choose(table.engine))].click()
+        click_ms.append(1000 * (time.perf_counter() - started))
+        table._settled.wait(600)  # the bot's reply, computed in the table's worker
+        clicks += 1
+    return {"game": name, "build_ms": round(build_ms, 1), "clicks": clicks,
+            "finished": table.engine.is_over, "click": _summary(click_ms)}
+
+
 def bench(games: list[str] | None = None, *, seed: int = 7, max_clicks: int = 120,
           report: bool = False) -> dict[str, Any]:
     """Timings for every game (or the named ones), keyed by game name."""

@@ -80,3 +80,19 @@ def test_build_script_rebuilds_the_committed_bundle(tmp_path: Path) -> None:
     subprocess.run(["bash", str(ROOT / "scripts" / "build_plotly_bundle.sh"),
                     "--output", str(rebuilt)], check=True, cwd=ROOT, timeout=600)
     assert rebuilt.read_bytes() == PLOTLY_BUNDLE_FILE.read_bytes()
+
+
+def test_every_figure_of_a_kernel_shares_one_copy_of_the_bundle(monkeypatch) -> None:
+    """Without the server's URL a figure carries the bundle's source: one 1.8 MB string for
+    the whole kernel, not one per figure (a Play table held about 4 MB more per table)."""
+    from pushluck_teach.ui.figures import BUNDLE_URL_ENV, LiveFigureWidget
+
+    monkeypatch.delenv(BUNDLE_URL_ENV, raising=False)
+    figures = [LiveFigureWidget() for _ in range(3)]
+    try:
+        sources = [figure._plotly_esm for figure in figures]
+        assert sources[0] == PLOTLY_BUNDLE_FILE.read_text(encoding="utf-8")
+        assert all(source is sources[0] for source in sources)
+    finally:
+        for figure in figures:
+            figure.close()
