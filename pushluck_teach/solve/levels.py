@@ -341,16 +341,49 @@ def solve_levels(graph: Any, root: int, *, max_states: int | None = None,
     return _backward(graph, levels, check)
 
 
-class LevelMemo(MutableMapping[Any, Any]):
+class OverlayMemo(MutableMapping[Any, Any]):
+    """A float memo held in read-only arrays (:meth:`find_value`), with a dict (``base``) for
+    every write, looked up first.  A found value is never ``None``, so ``get`` tells a miss."""
+
+    base: Any
+
+    def find_value(self, state: Any) -> float | None:
+        """The arrays' value of ``state``, or ``None``."""
+        raise NotImplementedError
+
+    def get(self, state: Any, default: Any = None) -> Any:
+        value = self.base.get(state)
+        if value is not None:
+            return value
+        found = self.find_value(state)
+        return default if found is None else found
+
+    def __getitem__(self, state: Any) -> Any:
+        value = self.get(state)
+        if value is None:
+            raise KeyError(state)
+        return value
+
+    def __contains__(self, state: object) -> bool:
+        return self.get(state) is not None
+
+    def __setitem__(self, state: Any, value: Any) -> None:
+        self.base[state] = value
+
+    def __delitem__(self, state: Any) -> None:
+        del self.base[state]  # the arrays' states are read-only
+
+
+class LevelMemo(OverlayMemo):
     """A float memo backed by solved level tables, with a dict for every other write.
 
     Look-up: the dict, then each table (level of the code, then a binary search).  Writes go
-    to the dict (``base``: a shipped table's dict stays shared).  ``best`` gives the recorded
+    to the dict (``base``: a shipped table stays shared).  ``best`` gives the recorded
     best actions of the tables (:class:`LevelBest`)."""
 
-    def __init__(self, graph: Any, base: dict[Any, Any] | None = None) -> None:
+    def __init__(self, graph: Any, base: MutableMapping[Any, Any] | None = None) -> None:
         self.graph = graph
-        self.base: dict[Any, Any] = {} if base is None else base
+        self.base: Any = {} if base is None else base
         self.tables: list[LevelTable] = []
         self._table_states = 0
 
@@ -378,27 +411,9 @@ class LevelMemo(MutableMapping[Any, Any]):
                 return float(values[i]), table.actions[int(best[i])]
         return None
 
-    def get(self, state: Any, default: Any = None) -> Any:
-        value = self.base.get(state)
-        if value is not None:
-            return value
+    def find_value(self, state: Any) -> float | None:
         found = self.find(state)
-        return default if found is None else found[0]
-
-    def __getitem__(self, state: Any) -> Any:
-        value = self.get(state)
-        if value is None:
-            raise KeyError(state)
-        return value
-
-    def __contains__(self, state: object) -> bool:
-        return self.get(state) is not None
-
-    def __setitem__(self, state: Any, value: Any) -> None:
-        self.base[state] = value
-
-    def __delitem__(self, state: Any) -> None:
-        del self.base[state]
+        return None if found is None else found[0]
 
     def __iter__(self) -> Iterator[Any]:
         """The dict's states only (the tables' codes are not model states in general)."""

@@ -18,11 +18,12 @@ Build the tables with ``python -m pushluck_teach.solve.turn_tables``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 from pushluck_teach.games.base import TurnModel
+from pushluck_teach.solve.levels import OverlayMemo
 
 TABLE_VERSION = 1
 
@@ -35,7 +36,7 @@ def _cache_key(model: TurnModel[Any], key: str) -> Any:
                     params={"float_tie": _FLOAT_TIE}, version=TABLE_VERSION)
 
 
-class ShippedTable(MutableMapping[Any, float]):
+class ShippedTable(OverlayMemo):
     """A shipped table's float values as two sorted arrays (16 bytes a state, against about
     110 for a dict entry of an int and a float: Captain Seven's 361,864 states hold 6 MB
     instead of 39 MB), with a dict (``base``) for the states solvers add.  Shared by every
@@ -54,34 +55,14 @@ class ShippedTable(MutableMapping[Any, float]):
         """Bytes of the two arrays (the dict is counted apart, as any memo's)."""
         return int(self.states.nbytes + self.values.nbytes)
 
-    def _index(self, state: Any) -> int | None:
+    def find_value(self, state: Any) -> float | None:
         if type(state) is not int:
             return None
         states = self.states
         i = int(states.searchsorted(state))
-        return i if i < len(states) and int(states[i]) == state else None
-
-    def get(self, state: Any, default: Any = None) -> Any:
-        value = self.base.get(state)
-        if value is not None:
-            return value
-        i = self._index(state)
-        return default if i is None else float(self.values[i])
-
-    def __getitem__(self, state: Any) -> float:
-        value = self.get(state)
-        if value is None:
-            raise KeyError(state)
-        return value
-
-    def __contains__(self, state: object) -> bool:
-        return self.get(state) is not None
-
-    def __setitem__(self, state: Any, value: float) -> None:
-        self.base[state] = value
-
-    def __delitem__(self, state: Any) -> None:
-        del self.base[state]  # the shipped states themselves are read-only
+        if i < len(states) and int(states[i]) == state:
+            return float(self.values[i])
+        return None
 
     def __iter__(self) -> Iterator[Any]:
         yield from self.states.tolist()
