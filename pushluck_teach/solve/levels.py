@@ -18,7 +18,12 @@ and whenever NumPy is missing: the pure-Python recursion stays complete) or a *l
 * ``stop_is_optimal(codes)``: the model's proved stopping rule (read where ``stop`` is legal);
 * ``transitions(codes, action)`` for every other action: ``(legal[n], weights[n, K],
   successors[n, K])``; where legal, the slots of positive weight read left to right are exactly
-  ``model.transitions(state, action)`` (slots of weight 0 are padding).
+  ``model.transitions(state, action)`` (slots of weight 0 are padding);
+* optionally ``inline(codes)``: a ``bool`` mask of the decision codes that are valued on the fly
+  where they occur as successors, like proved stops, and never stored (the root is always
+  stored).  An inline state's successors must not be inline themselves.  It suits small choice
+  states whose value is the best of a few successors' values (Captain Seven's queen choices:
+  85 % of a queen turn's states, each the best of two).
 
 All arrays are NumPy ``int64`` (``bool``/``float64`` where said).  A successor where stopping
 is legal and provably optimal is valued at its stop value at once (as the recursion does) and
@@ -27,10 +32,12 @@ never stored, so ``stop_is_optimal`` should be exact and cheap.
 The algorithm.  *Forward*: from the root's level, pop the lowest pending level, deduplicate its
 codes (one sort; codes arrive as nearly sorted runs, one per outcome slot, so a stable sort is a
 merge), expand it (every legal action except at proved stops) and file the non-terminal
-successors under their levels.  Terminals are never stored: they are valued by ``payoff``.
+successors under their levels (an inline successor's successors in its place).  Terminals
+are never stored: they are valued by ``payoff``.
 *Backward*: from the highest level down, expand the level again (recomputing is cheaper in memory
 than keeping ``n·K`` successors), look the successors' values up (``searchsorted`` in their
-level's sorted codes), and take the best action in tie order:
+level's sorted codes; an inline successor is solved there from its own successors, which lie in
+higher levels), and take the best action in tie order:
 
 .. math::
 
@@ -62,8 +69,9 @@ from pushluck_teach.games.base import STOP, TurnModel
 # The budget of a float solve on the array path, in stored states (17 bytes each once solved,
 # a few times that at the peak of a level): a position whose model estimates more is refused up
 # front, a solve that stores more is stopped there (about 3-5 s of CPU and 350 MB at most on the
-# 2-core machine).  Captain Seven's queen after a first 7 (4.4 million stored) fits; its jack
-# relic from the turn start (estimate 20.6 million; far more in fact) is refused.
+# 2-core machine).  Captain Seven's queen relic from the turn start (2.06 million stored, its
+# queen choices inline) fits; its jack relic from the turn start (estimate 20.6 million; more
+# than 60 million in fact) is refused.
 LEVEL_MAX_STATES = 5_000_000
 # About what one stored state costs on the array path (CPU, 2-core machine: 1-1.5 µs without a
 # jack, about 5 µs with an unspent jack); only words estimates in refusals.
@@ -146,8 +154,25 @@ def _proved_stops(graph: Any, codes: Any) -> tuple[Any, Any]:
     return legal & graph.stop_is_optimal(codes), stop
 
 
-def _successor_codes(graph: Any, codes: Any) -> Iterator[tuple[int, Any]]:
-    """The distinct non-terminal successors of ``codes`` (all legal actions), by level."""
+def inline_mask(graph: Any, codes: Any) -> Any:
+    """The codes the graph values on the fly (``graph.inline``; ``None``: the graph has none)."""
+    inline = getattr(graph, "inline", None)
+    return None if inline is None else inline(codes)
+
+
+def is_inline(graph: Any, code: int) -> bool:
+    """Whether the decision code ``code`` is one the graph values on the fly."""
+    import numpy as np
+
+    mask = inline_mask(graph, np.array([code], dtype=np.int64))
+    return mask is not None and bool(mask[0])
+
+
+def _stored_successors(graph: Any, codes: Any) -> Any:
+    """The distinct successors of ``codes`` (all legal actions) that a solve stores: not
+    terminal, not a proved stop, and not inline (an inline successor's own successors are
+    taken instead)."""
+    import numpy as np
 
     found = []
     for action in graph.actions:
@@ -163,9 +188,19 @@ def _successor_codes(graph: Any, codes: Any) -> Iterator[tuple[int, Any]]:
         if len(column):
             found.append(column)
     if not found:
-        return
+        return np.empty(0, dtype=np.int64)
     successors = _unique(found)
     successors = successors[~_proved_stops(graph, successors)[0]]
+    inline = inline_mask(graph, successors)
+    if inline is not None and inline.any():
+        successors = _unique([successors[~inline],
+                              _stored_successors(graph, successors[inline])])
+    return successors
+
+
+def _successor_codes(graph: Any, codes: Any) -> Iterator[tuple[int, Any]]:
+    """The stored successors of ``codes`` (:func:`_stored_successors`), by level."""
+    successors = _stored_successors(graph, codes)
     if not len(successors):
         return
     at = graph.level(successors)
@@ -224,12 +259,14 @@ def _successor_values(graph: Any, weights: Any, successors: Any,
     if len(codes):
         leaf, stop = _proved_stops(graph, codes)
         inner_found = np.empty(len(codes), dtype=np.float64)
-        if leaf.any():
-            inner_found[leaf] = stop[leaf]
-            rest = ~leaf
-            inner_found[rest] = _looked_up(graph, codes[rest], solved)
-        else:
-            inner_found[:] = _looked_up(graph, codes, solved)
+        inner_found[leaf] = stop[leaf]
+        rest = ~leaf
+        inline = inline_mask(graph, codes)
+        if inline is not None and inline.any():
+            inline &= rest
+            rest &= ~inline
+            inner_found[inline] = _best(graph, codes[inline], solved)[0]
+        inner_found[rest] = _looked_up(graph, codes[rest], solved)
         found[inner] = inner_found
     values[used] = found
     return values

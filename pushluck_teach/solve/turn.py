@@ -294,6 +294,13 @@ class TurnSolver(Generic[S]):
         actions = self.model.actions(state)
         return not actions or (STOP in actions and self.model.stop_is_optimal(state))
 
+    def _successors_known(self, state: S) -> bool:
+        """Whether every successor of ``state`` (any action) is in the memo or settled."""
+        model, values = self.model, self._values
+        return all(nxt in values or self._settled(nxt)
+                   for action in model.actions(state)
+                   for _, nxt in model.transitions(state, action))
+
     def _solve_levels(self, state: S) -> bool:
         """Solve ``state`` level by level into the memo; False when its graph has no code for
         it (the recursion then solves it)."""
@@ -303,6 +310,8 @@ class TurnSolver(Generic[S]):
         code = graph.code(state)
         if code is None:
             return False
+        if level_solver.is_inline(graph, code) and self._successors_known(state):
+            return False  # a level solve stored its successors, not it: the recursion is quick
         lock = self._level_lock
         # Wait for another thread's level solve of this solver (it may be solving this very
         # state), still passing this thread's checkpoint so a newer click can cancel the wait.
