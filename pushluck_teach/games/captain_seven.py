@@ -275,8 +275,9 @@ class CaptainSevenLevels:
 
     actions = (STOP, DRAW, CAUGHT, NO_QUEEN, QUEEN, JACK)
 
-    def __init__(self, numpy: Any) -> None:
+    def __init__(self, numpy: Any, model: CaptainSevenTurnModel | None = None) -> None:
         self.np = numpy
+        self.model = model
         self._bad_class = numpy.array(
             [next((c for c in range(SEVEN) if (r + CLASS_VALUES[c]) % 10 == 7), -1)
              for r in range(10)], numpy.int64)
@@ -293,6 +294,11 @@ class CaptainSevenLevels:
     def code(self, state: Any) -> int | None:
         return state if isinstance(state, int) else None
 
+    def estimated_states(self, state: int) -> int | None:
+        """The states a level solve from ``state`` stores
+        (:meth:`CaptainSevenTurnModel.estimated_states` with ``stored``)."""
+        return None if self.model is None else self.model.estimated_states(state, stored=True)
+
     def _cards_out(self, codes: Any) -> Any:
         """Cards out of the deck per code (every class), as ``int64``."""
         return (self._cards_low[codes & 0x3FFFF]
@@ -307,10 +313,105 @@ class CaptainSevenLevels:
         return codes < 0
 
     def inline(self, codes: Any) -> Any:
-        """Queen choices, valued where they occur from their two successors (the draw-or-stash
-        state and the doubled total): from the turn start they are 11.4 of 13.5 million
-        states, so storing only the rest cuts a queen turn's memory sixfold (issue 9)."""
-        return self._kinds(codes)[4] & (codes >= 0)
+        """The choices right after a draw, valued where they occur and never stored (issue 9):
+        a queen choice (the best of two successors: from the turn start 11.4 of 13.5 million
+        states), and with an unspent jack the choice after a card that did not catch you and
+        the one after a card that did (most of the 60 million states of a jack turn)."""
+        relic = (codes >> _RELIC_SHIFT) & 3
+        after_draw = ((codes & (HAS_LAST | STARTED)) == (HAS_LAST | STARTED)) & (
+            (relic == RELIC_QUEEN) | (relic == RELIC_JACK))
+        return (codes >= 0) & (after_draw | ((codes & PENDING) != 0))
+
+    def _inline_kinds(self, codes: Any) -> tuple[Any, Any, Any]:
+        """Masks of inline codes: queen choices, jack choices after a safe card, pending."""
+        pending = (codes & PENDING) != 0
+        queen = ~pending & (((codes >> _RELIC_SHIFT) & 3) == RELIC_QUEEN)
+        return queen, ~pending & ~queen, pending
+
+    def _jack_bases(self, codes: Any) -> Any:
+        """The state the jack's redraw draws from: the last card out, its value taken back
+        (a discarded first card: the turn starts again), the jack spent."""
+        np = self.np
+        last = (codes >> _LAST_SHIFT) & 15
+        redraw = (codes & ~(_RELIC_BITS | _LAST_BITS)) - (last << _TOTAL_SHIFT)
+        redraw = np.where((codes & LAST_FIRST) != 0, redraw & ~STARTED, redraw)
+        return np.where((codes & PENDING) != 0,
+                        codes & ~(PENDING | _RELIC_BITS | _LAST_BITS), redraw)
+
+    def inline_successors(self, codes: Any) -> Any:
+        """What :meth:`inline_values` reads: a queen choice's two successors; a jack choice's
+        draw-or-stash state of the same cards (its draw is the choice's draw: see
+        :meth:`inline_values`); and the redraw's outcomes where they are not all proved stops
+        (:meth:`_redraw_values`)."""
+        np = self.np
+        queen, jack, _ = self._inline_kinds(codes)
+        parts = [codes[queen | jack] & ~_LAST_BITS]
+        if queen.any():
+            parts.append(self.transitions(codes[queen], QUEEN)[2][:, 0])
+        bases = self._jack_bases(codes[~queen])
+        general = bases[~self._redraw_stops(bases)]
+        if len(general):
+            weights, successors = self._draw(general)
+            parts.append(successors[weights > 0])
+        return np.concatenate(parts)
+
+    def _redraw_stops(self, bases: Any) -> Any:
+        """Where every outcome of a draw from ``bases`` (no relic) is a turn end or a proved
+        stop: stopping is proved at the base itself (``pool ≤ c·t``; a safe card of value ``v``
+        leaves ``pool − v ≤ c·(t + v)``: module docstring, "Pruning")."""
+        return self.stop_is_optimal(bases)
+
+    def _redraw_values(self, bases: Any, context: Any) -> Any:
+        """``Q`` of the jack's redraw from each base (the spent-jack state it draws from).
+        Where every outcome is a turn end or a proved stop the mean is ``Σ left·(t+v) / n``
+        over the safe classes (exact integers: the same float as the slot-by-slot sum);
+        elsewhere the draw's slots are read through ``context``."""
+        np = self.np
+        values = np.empty(len(bases), dtype=np.float64)
+        closed = self._redraw_stops(bases)
+        if closed.any():
+            known = bases[closed]
+            total = known >> _TOTAL_SHIFT
+            acc = np.zeros(len(known), np.int64)
+            for _, shift, mask, cap, value, _step in _STEPS[:SEVEN]:
+                safe = (total + value) % 10 != 7
+                acc += np.where(safe, (cap - ((known >> shift) & mask)) * (total + value), 0)
+            values[closed] = acc / (DECK_SIZE - self._cards_out(known))
+        general = ~closed
+        if general.any():
+            weights, successors = self._draw(bases[general])
+            values[general] = context.expect(weights, successors)
+        return values
+
+    def inline_values(self, codes: Any, context: Any) -> Any:
+        """``V`` of inline codes, as the recursion takes the best action in tie order.
+        A queen choice: ``no-queen`` (the draw-or-stash state), then ``relic:queen``.  A jack
+        choice after a safe card: ``stop``, ``draw``, ``relic:jack``; its draw has the same
+        outcomes as the draw of the draw-or-stash state ``P`` of the same cards (the last card
+        only matters to the jack), and ``V(P)`` is the better of ``stop`` and that draw under
+        the same tie rule, so ``V(P)`` stands for the draw.  After a catching card: ``caught``
+        (0), then ``relic:jack``."""
+        np = self.np
+        values = np.empty(len(codes), dtype=np.float64)
+        better = context.better
+        queen, jack, pending = self._inline_kinds(codes)
+        if queen.any():
+            rows = codes[queen]
+            keep = context.value_of(rows & ~_LAST_BITS)
+            doubled = context.value_of(self.transitions(rows, QUEEN)[2][:, 0])
+            values[queen] = np.where(better(doubled, keep), doubled, keep)
+        if jack.any():
+            rows = codes[jack]
+            value = (rows >> _TOTAL_SHIFT).astype(np.float64)
+            drawn = context.value_of(rows & ~_LAST_BITS)
+            value = np.where(better(drawn, value), drawn, value)
+            redraw = self._redraw_values(self._jack_bases(rows), context)
+            values[jack] = np.where(better(redraw, value), redraw, value)
+        if pending.any():
+            rows = codes[pending]
+            redraw = self._redraw_values(self._jack_bases(rows), context)
+            values[pending] = np.where(better(redraw, 0.0), redraw, 0.0)
+        return values
 
     def payoff(self, codes: Any) -> Any:
         return ((-codes - 1) // 2).astype(self.np.float64)
@@ -710,7 +811,7 @@ class CaptainSevenTurnModel(TurnModel[int]):
             import numpy
         except ImportError:  # pragma: no cover - the in-browser build may lack NumPy
             return None
-        return CaptainSevenLevels(numpy)
+        return CaptainSevenLevels(numpy, self)
 
     def shared_table_key(self) -> str | None:
         """Without a relic every turn starts from the full deck, so all such turns share one
@@ -723,8 +824,10 @@ class CaptainSevenTurnModel(TurnModel[int]):
     def table_model(self) -> CaptainSevenTurnModel:
         return CaptainSevenTurnModel()
 
-    def estimated_states(self, state: int) -> int | None:
-        """About how many states a solve from ``state`` visits (for a refusal up front).
+    def estimated_states(self, state: int, *, stored: bool = False) -> int | None:
+        """About how many states a solve from ``state`` visits (for a refusal up front);
+        ``stored``: how many a level solve stores (:class:`CaptainSevenLevels`: its inline
+        queen and jack choices are not stored).
 
         Drawing is worthwhile only while the proved stopping rule of the state's relic
         (:meth:`stop_is_optimal`) fails, i.e. while the value ``d`` drawn from here on stays
@@ -733,7 +836,8 @@ class CaptainSevenTurnModel(TurnModel[int]):
         about the sub-multisets of the non-catching cards left with value sum ``≤ d* + 10``,
         counted exactly by a small dynamic programme, times a factor calibrated on measured
         solves (issue 9: 3.3 from the turn start; after the first card 8.4 without a relic,
-        6 with the ace, 5.2 with the queen, 0.7 with the jack).  Within a factor of about 3.
+        6 with the ace, 5.2 with the queen, 0.7 with the jack; stored by a level solve, 0.8
+        with the queen).  Within a factor of about 3.
         """
         if state < 0:
             return 0
@@ -760,7 +864,8 @@ class CaptainSevenTurnModel(TurnModel[int]):
                     for k in range(min(count, (limit - base) // value) + 1):
                         new[base + k * value] += w
             ways = new
-        factor = (8.4, 6.0, 0.7, 5.2)[relic] if state & STARTED else 3.3
+        factor = ((8.4, 6.0, 0.7, 0.8 if stored else 5.2)[relic] if state & STARTED
+                  else 3.3)
         return int(factor * sum(ways))
 
     # ---- descriptions ---------------------------------------------------------------------

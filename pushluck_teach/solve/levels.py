@@ -169,9 +169,8 @@ def is_inline(graph: Any, code: int) -> bool:
 
 
 def _stored_successors(graph: Any, codes: Any) -> Any:
-    """The distinct successors of ``codes`` (all legal actions) that a solve stores: not
-    terminal, not a proved stop, and not inline (an inline successor's own successors are
-    taken instead)."""
+    """The distinct successors of ``codes`` (all legal actions) that a solve stores
+    (:func:`_to_store`)."""
     import numpy as np
 
     found = []
@@ -189,13 +188,19 @@ def _stored_successors(graph: Any, codes: Any) -> Any:
             found.append(column)
     if not found:
         return np.empty(0, dtype=np.int64)
-    successors = _unique(found)
-    successors = successors[~_proved_stops(graph, successors)[0]]
-    inline = inline_mask(graph, successors)
-    if inline is not None and inline.any():
-        successors = _unique([successors[~inline],
-                              _stored_successors(graph, successors[inline])])
-    return successors
+    return _to_store(graph, _unique(found))
+
+
+def _to_store(graph: Any, codes: Any) -> Any:
+    """The distinct codes a solve stores among ``codes`` (sorted, distinct, none terminal):
+    not proved stops, and not inline (an inline code's ``inline_successors`` instead)."""
+    codes = codes[~_proved_stops(graph, codes)[0]]
+    inline = inline_mask(graph, codes)
+    if inline is None or not inline.any():
+        return codes
+    behind = graph.inline_successors(codes[inline])
+    behind = _unique([behind[~graph.is_terminal(behind)]])
+    return _unique([codes[~inline], _to_store(graph, behind)])
 
 
 def _successor_codes(graph: Any, codes: Any) -> Iterator[tuple[int, Any]]:
@@ -237,17 +242,37 @@ def _forward(graph: Any, root: int, max_states: int | None,
     return levels
 
 
-def _successor_values(graph: Any, weights: Any, successors: Any,
-                      solved: dict[int, tuple[Any, Any]]) -> Any:
-    """``V`` of every slot of positive weight (0.0 in padding slots), slot-major: ``(K, n)``
-    (each slot's successors of sorted states are a nearly sorted run: cache-friendly look-ups).
-    """
+class InlineContext:
+    """What a graph's ``inline_values`` may use while it values inline codes: the value of any
+    successor code (a turn's end, a proved stop or a stored state), a chance node's mean, and
+    the solver's tie rule."""
+
+    def __init__(self, graph: Any, lookup: Callable[[Any], Any]) -> None:
+        self.graph = graph
+        self.lookup = lookup
+
+    def value_of(self, codes: Any) -> Any:
+        """``V`` of each code (``int64`` array)."""
+        return _values_of(self.graph, codes, self.lookup)
+
+    def expect(self, weights: Any, successors: Any) -> Any:
+        """``Q`` of a chance node per row: ``(n, K)`` weights and successors, as
+        ``transitions`` gives them (slot by slot from 0.0, as the recursion adds)."""
+        return _mean(weights, _successor_values(self.graph, weights, successors, self.lookup))
+
+    @staticmethod
+    def better(q: Any, value: Any) -> Any:
+        """Where ``q``, an action later in tie order, beats ``value`` (the solver's rule)."""
+        import numpy as np
+
+        return q > value + _TIE * np.maximum(np.maximum(1.0, np.abs(q)), np.abs(value))
+
+
+def _values_of(graph: Any, codes: Any, lookup: Callable[[Any], Any]) -> Any:
+    """``V`` of successor codes: turn ends by ``payoff``, proved stops by their stop value,
+    inline codes by ``graph.inline_values``, the rest by ``lookup`` (stored states)."""
     import numpy as np
 
-    successors = successors.T
-    used = weights.T > 0
-    values = np.zeros(successors.shape, dtype=np.float64)
-    codes = successors[used]
     found = np.empty(len(codes), dtype=np.float64)
     terminal = graph.is_terminal(codes)
     if terminal.any():
@@ -265,10 +290,24 @@ def _successor_values(graph: Any, weights: Any, successors: Any,
         if inline is not None and inline.any():
             inline &= rest
             rest &= ~inline
-            inner_found[inline] = _best(graph, codes[inline], solved)[0]
-        inner_found[rest] = _looked_up(graph, codes[rest], solved)
+            inner_found[inline] = graph.inline_values(codes[inline],
+                                                      InlineContext(graph, lookup))
+        inner_found[rest] = lookup(codes[rest])
         found[inner] = inner_found
-    values[used] = found
+    return found
+
+
+def _successor_values(graph: Any, weights: Any, successors: Any,
+                      lookup: Callable[[Any], Any]) -> Any:
+    """``V`` of every slot of positive weight (0.0 in padding slots), slot-major: ``(K, n)``
+    (each slot's successors of sorted states are a nearly sorted run: cache-friendly look-ups).
+    """
+    import numpy as np
+
+    successors = successors.T
+    used = weights.T > 0
+    values = np.zeros(successors.shape, dtype=np.float64)
+    values[used] = _values_of(graph, successors[used], lookup)
     return values
 
 
@@ -323,7 +362,8 @@ def _best(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> tuple[A
             legal = np.zeros(n, dtype=bool)
             legal[expand] = legal_inner
             q = np.zeros(n, dtype=np.float64)
-            q[expand] = _mean(weights, _successor_values(graph, weights, successors, solved))
+            q[expand] = _mean(weights, _successor_values(
+                graph, weights, successors, lambda codes: _looked_up(graph, codes, solved)))
         unset = best < 0
         with np.errstate(invalid="ignore"):
             better = q > value + _TIE * np.maximum(np.maximum(1.0, np.abs(q)), np.abs(value))
@@ -376,6 +416,10 @@ def solve_levels(graph: Any, root: int, *, max_states: int | None = None,
     check = checkpoint or (lambda _: None)
     levels = _forward(graph, root, max_states, refuse, check)
     return _backward(graph, levels, check)
+
+
+class _NotStored(LookupError):
+    """A code an inline state needs is in no table."""
 
 
 class OverlayMemo(MutableMapping[Any, Any]):
@@ -450,7 +494,33 @@ class LevelMemo(OverlayMemo):
 
     def find_value(self, state: Any) -> float | None:
         found = self.find(state)
-        return None if found is None else found[0]
+        if found is not None:
+            return found[0]
+        if not self.tables:
+            return None
+        code = self.graph.code(state)
+        if code is None or not is_inline(self.graph, code):
+            return None
+        # An inline state is valued from the tables, as a solve values it, if they hold what
+        # it needs (a position the player reached inside a solved turn).
+        import numpy as np
+
+        try:
+            return float(_values_of(self.graph, np.array([code], dtype=np.int64),
+                                    self._stored_values)[0])
+        except _NotStored:
+            return None
+
+    def _stored_values(self, codes: Any) -> Any:
+        import numpy as np
+
+        values = np.empty(len(codes), dtype=np.float64)
+        for i, code in enumerate(codes.tolist()):
+            found = self.find(code)
+            if found is None:
+                raise _NotStored
+            values[i] = found[0]
+        return values
 
     def __iter__(self) -> Iterator[Any]:
         """The dict's states only (the tables' codes are not model states in general)."""

@@ -273,7 +273,9 @@ class TurnSolver(Generic[S]):
     def _check_budget(self, state: S) -> bool:
         """Refuse up front a position whose model estimates more states than the budget.
         True when the position is solved level by level (:mod:`.levels`): a level graph, and
-        no estimate or one of at least ``LEVEL_MIN_STATES`` (below, the recursion is faster)."""
+        no estimate or one of at least ``LEVEL_MIN_STATES`` (below, the recursion is faster).
+        The level budget is compared with what the graph estimates a level solve stores
+        (``graph.estimated_states``, where it has one: inline states are not stored)."""
         if state in self._values:
             return False
         estimate = self.model.estimated_states(state)
@@ -282,6 +284,8 @@ class TurnSolver(Generic[S]):
             from pushluck_teach.solve.levels import LEVEL_MIN_STATES
 
             arrays = estimate >= LEVEL_MIN_STATES
+            if arrays and hasattr(self._graph, "estimated_states"):
+                estimate = self._graph.estimated_states(state)
         limit = self.level_max_states if arrays else self.max_states
         if limit is not None and estimate is not None and estimate > limit:
             raise self._too_many(estimate, limit)
@@ -294,13 +298,6 @@ class TurnSolver(Generic[S]):
         actions = self.model.actions(state)
         return not actions or (STOP in actions and self.model.stop_is_optimal(state))
 
-    def _successors_known(self, state: S) -> bool:
-        """Whether every successor of ``state`` (any action) is in the memo or settled."""
-        model, values = self.model, self._values
-        return all(nxt in values or self._settled(nxt)
-                   for action in model.actions(state)
-                   for _, nxt in model.transitions(state, action))
-
     def _solve_levels(self, state: S) -> bool:
         """Solve ``state`` level by level into the memo; False when its graph has no code for
         it (the recursion then solves it)."""
@@ -310,8 +307,6 @@ class TurnSolver(Generic[S]):
         code = graph.code(state)
         if code is None:
             return False
-        if level_solver.is_inline(graph, code) and self._successors_known(state):
-            return False  # a level solve stored its successors, not it: the recursion is quick
         lock = self._level_lock
         # Wait for another thread's level solve of this solver (it may be solving this very
         # state), still passing this thread's checkpoint so a newer click can cancel the wait.
