@@ -15,7 +15,8 @@ solver cache holds.  At the end: the peak and the final RSS.
 ``DEFAULT_MAX_BYTES``) in place of the shared solver cache first, if ``solve.turn`` does not
 already use it (the bound is measured before it is wired in).  ``--clicks N``: clicks per
 game (Incan Gold gets three times as many, so it plays several rounds).
-``--skip a,b``: leave those games out (to measure the others alone).
+``--skip a,b``: leave those games out (to measure the others alone; ``relic-turns``: the
+last step, which analyses Captain Seven's heaviest relic turns, :data:`RELIC_TURNS`).
 ``--breakdown``: at the end, the RSS again after closing every widget, after emptying the solver
 cache and after clearing the package's function caches (where the end figure is held).
 The app's kernels run with ``MALLOC_ARENA_MAX=2`` (``WarmKernelPool.malloc_arena_max``), so the
@@ -113,10 +114,37 @@ def main(argv: list[str]) -> None:
               f"{time.perf_counter() - started:6.1f} s wall  "
               f"RSS {rss_mb():5.0f} MB  peak {peak_mb():5.0f} MB  cached "
               f"{turn._SHARED.states():>9,} states {cached_mb():6.0f} MB", flush=True)
+    if "relic-turns" not in skip:
+        relic_turns()
     print(f"end: RSS {rss_mb():.0f} MB, peak {peak_mb():.0f} MB (target < 400 MB); load "
           f"average {os.getloadavg()[0]:.1f}")
     if "--breakdown" in argv:
         breakdown()
+
+
+# The heaviest Captain Seven turns the page answers (bots never keep relics, so the plays above
+# meet them only by chance): the queen relic from the turn start and a jack after a first card.
+RELIC_TURNS = (("queen relic, turn start", {"relic": "Q"}),
+               ("jack relic after 5h", {"relic": "J", "drawn": "5h"}))
+
+
+def relic_turns() -> None:
+    """Analyse each of :data:`RELIC_TURNS` and the position after its first draw through the
+    shared solver cache, as the Play page's analysis does."""
+    spec = get_game("captain-seven")
+    variant = spec.variant_cls(relics=True)
+    for label, position in RELIC_TURNS:
+        started, cpu = time.perf_counter(), time.process_time()
+        model, state = spec.position(variant, **position)
+        solver = turn.cached_solver(model)
+        solver.analyse(state)
+        nxt = next(n for _, n in model.transitions(state, "draw") if model.actions(n))
+        solver.analyse(nxt)
+        gc.collect()
+        print(f"{'captain-seven':<16}{label:<46}analysed   {time.process_time() - cpu:6.1f} s "
+              f"cpu {time.perf_counter() - started:6.1f} s wall  RSS {rss_mb():5.0f} MB  peak "
+              f"{peak_mb():5.0f} MB  cached {turn._SHARED.states():>9,} states "
+              f"{cached_mb():6.0f} MB", flush=True)
 
 
 def breakdown() -> None:

@@ -27,11 +27,12 @@ allows (2-20 sides; 2, 6, 12 and 20 listed). The variant lab's built games: its 
 lab refuses larger rule mixes up front with their estimate,
 :data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
 is the one family where even mid-turn positions are huge; there the list holds the shallowest
-positions the solver accepts and the positions it refuses (the refusal's time is measured: up front
-it is immediate; a solve stopped at the level solver's budget of 5 million stored states takes a
-few seconds). The last field of a case marks positions the baseline is not run on (minutes and
-gigabytes for the plain recursion). Incan Gold's largest group position (round 5, all five
-artifacts in, three explorers) is refused or answered as its estimate says.
+positions: the queen from the turn start, the jack after a first card (a 5 and an ace: the two
+heaviest first cards), and the jack's turn start, which is refused (the refusal's time is
+measured: up front it is immediate). The last field of a case marks positions the baseline is
+not run on (minutes and gigabytes for the plain recursion). Incan Gold's largest group
+position (round 5, all five artifacts in, three explorers) is refused or answered as its
+estimate says.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident
 memory measured alone (``ru_maxrss``, minus the process's size before the solve).  The baseline
@@ -82,9 +83,11 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d"}, True),
     ("captain-seven", "queen relic after 7h", {"relics": True},
      {"relic": "Q", "drawn": "7h"}, True),
-    ("captain-seven", "start, queen relic (stopped)", {"relics": True}, {"relic": "Q"}, True),
-    ("captain-seven", "jack relic after 5h (stopped)", {"relics": True},
+    ("captain-seven", "start, queen relic", {"relics": True}, {"relic": "Q"}, True),
+    ("captain-seven", "jack relic after 5h", {"relics": True},
      {"relic": "J", "drawn": "5h"}, True),
+    ("captain-seven", "jack relic after Ah", {"relics": True},
+     {"relic": "J", "drawn": "Ah"}, True),
     ("captain-seven", "start, jack relic (refused)", {"relics": True}, {"relic": "J"}, True),
     ("incan-gold", "round 1 start", {}, {"round": 1}, False),
     ("incan-gold", "round 2 start", {}, {"round": 2}, False),

@@ -5,6 +5,8 @@ budget shows the cheap numbers and the refusal."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from pushluck_teach.games import get_game
@@ -82,4 +84,37 @@ def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() ->
     assert panel.p_bust_exact == fraction_text(numbers.p_bust)
     assert len(panel.fig_next.data[0].y) + len(panel.fig_next.data[1].y) == len(numbers.outcomes)
     assert not panel.computing
+    panel.close()
+
+
+@pytest.mark.slow
+def test_a_relic_turn_start_is_solved_in_the_worker_with_a_growing_bar() -> None:
+    """The queen relic from the turn start (about 2 million stored states, seconds of work:
+    refused before its choices were inline): the cheap numbers at once, then a bar that only
+    grows, sized by what the level solve stores, and the values of a separate solver."""
+    clear_solver_cache()
+    spec = get_game("captain-seven")
+    model, state = spec.position(spec.variant_cls(relics=True), relic="Q")
+    panel = AnalysisPanel()
+    panel.show(model, state)
+    assert panel.computing and panel.progress_box.layout.display == "flex"
+    assert panel.p_bust_exact == "0/1"  # the first card never catches
+    seen: list[float] = []
+    texts: set[str] = set()
+    future = panel._task.future
+    assert future is not None
+    while not future.done():
+        seen.append(panel.progress.value)
+        texts.add(panel.progress_text.value)
+        time.sleep(0.2)
+    panel.wait(120)
+    assert seen == sorted(seen) and len(set(seen)) > 3  # it moved, never backwards
+    estimate = TurnSolver(model).estimated_states(state)
+    assert any(f"of about {estimate:,} states" in text for text in texts)
+    solved = cached_solver(model, False).states_solved()
+    assert estimate / 2 < solved < 2 * estimate
+    assert not panel.computing and panel.progress_box.layout.display == "none"
+    expected = TurnSolver(model, shipped=False).analyse(state)
+    assert f'data-ev-optimal="{expected.ev_optimal!r}"' in panel.headline.value
+    assert "Recommended: <strong>" in panel.headline.value
     panel.close()

@@ -404,7 +404,8 @@ def solve_levels(graph: Any, root: int, *, max_states: int | None = None,
                  checkpoint: Callable[[int], None] | None = None) -> LevelTable:
     """Every state reachable from ``root`` (a decision code) solved in float mode, level by
     level.  ``max_states``: stop with ``too_many()`` once more states are reached;
-    ``checkpoint(states so far)`` is called between levels (it may raise to cancel)."""
+    ``checkpoint(states so far)`` is called between levels (it may raise to cancel): half
+    the states found so far, then half of all found plus half of those solved backward."""
 
     def refuse() -> Exception:
         if too_many is not None:
@@ -414,8 +415,11 @@ def solve_levels(graph: Any, root: int, *, max_states: int | None = None,
         return PositionError(f"more than {max_states:,} states are reachable from here")
 
     check = checkpoint or (lambda _: None)
-    levels = _forward(graph, root, max_states, refuse, check)
-    return _backward(graph, levels, check)
+    # Progress as states solved, one half of a state's work in each pass, so it only grows
+    # and ends at the number of states stored.
+    levels = _forward(graph, root, max_states, refuse, lambda count: check(count // 2))
+    found = sum(len(codes) for _, codes in levels)
+    return _backward(graph, levels, lambda count: check((found + count) // 2))
 
 
 class _NotStored(LookupError):

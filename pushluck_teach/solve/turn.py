@@ -270,22 +270,32 @@ class TurnSolver(Generic[S]):
             "(TurnSolver(model, max_states=None))"
         )
 
+    def _level_path(self, estimate: int | None) -> bool:
+        """Whether a solve with the model's ``estimate`` goes level by level: a level graph,
+        and no estimate or one of at least ``LEVEL_MIN_STATES`` (below, the recursion is
+        faster)."""
+        if self._graph is None:
+            return False
+        from pushluck_teach.solve.levels import LEVEL_MIN_STATES
+
+        return estimate is None or estimate >= LEVEL_MIN_STATES
+
+    def estimated_states(self, state: S) -> int | None:
+        """About how many states this solver stores solving ``state``: on the level path what
+        the graph estimates a level solve stores (``graph.estimated_states``, where it has one:
+        inline states are not stored), else the model's estimate."""
+        estimate = self.model.estimated_states(state)
+        if self._level_path(estimate) and hasattr(self._graph, "estimated_states"):
+            return self._graph.estimated_states(state)
+        return estimate
+
     def _check_budget(self, state: S) -> bool:
-        """Refuse up front a position whose model estimates more states than the budget.
-        True when the position is solved level by level (:mod:`.levels`): a level graph, and
-        no estimate or one of at least ``LEVEL_MIN_STATES`` (below, the recursion is faster).
-        The level budget is compared with what the graph estimates a level solve stores
-        (``graph.estimated_states``, where it has one: inline states are not stored)."""
+        """Refuse up front a position whose estimate (:meth:`estimated_states`) is over the
+        budget of its path; True when it is solved level by level (:meth:`_level_path`)."""
         if state in self._values:
             return False
-        estimate = self.model.estimated_states(state)
-        arrays = self._graph is not None
-        if arrays and estimate is not None:
-            from pushluck_teach.solve.levels import LEVEL_MIN_STATES
-
-            arrays = estimate >= LEVEL_MIN_STATES
-            if arrays and hasattr(self._graph, "estimated_states"):
-                estimate = self._graph.estimated_states(state)
+        arrays = self._level_path(self.model.estimated_states(state))
+        estimate = self.estimated_states(state)
         limit = self.level_max_states if arrays else self.max_states
         if limit is not None and estimate is not None and estimate > limit:
             raise self._too_many(estimate, limit)

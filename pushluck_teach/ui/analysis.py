@@ -478,8 +478,8 @@ class AnalysisPanel(widgets.VBox):
                       win_chances: Mapping[str, float | None] | None = None) -> None:
         self._pending_values = (model, state, who, decided, win_chances)
         threshold = self.threshold
-        try:
-            estimate = model.estimated_states(state)
+        try:  # what the float solver will store (a level solve stores no inline choices)
+            estimate = cached_solver(model, False).estimated_states(state)
         except Exception:  # an estimate only sizes the bar
             estimate = None
         begun = time.perf_counter()
