@@ -844,7 +844,7 @@ class CaptainSevenTurnModel(TurnModel[int]):
         counted exactly by a small dynamic programme, times a factor calibrated on measured
         solves (issue 9: 3.3 from the turn start; after the first card 8.4 without a relic,
         6 with the ace, 5.2 with the queen, 0.7 with the jack; stored by a level solve, 0.8
-        with the queen).  Within a factor of about 3.
+        with the queen, and 2.0 from a jack's turn start).  Within a factor of about 3.
         """
         if state < 0:
             return 0
@@ -871,8 +871,10 @@ class CaptainSevenTurnModel(TurnModel[int]):
                     for k in range(min(count, (limit - base) // value) + 1):
                         new[base + k * value] += w
             ways = new
-        factor = ((8.4, 6.0, 0.7, 0.8 if stored else 5.2)[relic] if state & STARTED
-                  else 3.3)
+        if state & STARTED:
+            factor = (8.4, 6.0, 0.7, 0.8 if stored else 5.2)[relic]
+        else:
+            factor = 2.0 if stored and relic == RELIC_JACK else 3.3
         return int(factor * sum(ways))
 
     # ---- descriptions ---------------------------------------------------------------------

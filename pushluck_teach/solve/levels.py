@@ -70,8 +70,8 @@ from pushluck_teach.games.base import STOP, TurnModel
 # a few times that at the peak of a level): a position whose model estimates more is refused up
 # front, a solve that stores more is stopped there (about 3-5 s of CPU and 350 MB at most on the
 # 2-core machine).  Captain Seven's queen relic from the turn start (2.06 million stored, its
-# queen choices inline) fits; its jack relic from the turn start (estimate 20.6 million; more
-# than 60 million in fact) is refused.
+# queen choices inline) fits; its jack relic from the turn start (12.4 million stored, more
+# than 60 million without inline choices) is refused.
 LEVEL_MAX_STATES = 5_000_000
 # About what one stored state costs on the array path (CPU, 2-core machine: 1-1.5 µs without a
 # jack, about 5 µs with an unspent jack); only words estimates in refusals.
