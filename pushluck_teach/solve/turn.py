@@ -284,18 +284,22 @@ class TurnSolver(Generic[S]):
         """About how many states this solver stores solving ``state``: on the level path what
         the graph estimates a level solve stores (``graph.estimated_states``, where it has one:
         inline states are not stored), else the model's estimate."""
+        return self._estimate(state)[1]
+
+    def _estimate(self, state: S) -> tuple[bool, int | None]:
+        """``(level path?, estimated states stored)``."""
         estimate = self.model.estimated_states(state)
-        if self._level_path(estimate) and hasattr(self._graph, "estimated_states"):
-            return self._graph.estimated_states(state)
-        return estimate
+        arrays = self._level_path(estimate)
+        if arrays and hasattr(self._graph, "estimated_states"):
+            estimate = self._graph.estimated_states(state)
+        return arrays, estimate
 
     def _check_budget(self, state: S) -> bool:
         """Refuse up front a position whose estimate (:meth:`estimated_states`) is over the
         budget of its path; True when it is solved level by level (:meth:`_level_path`)."""
         if state in self._values:
             return False
-        arrays = self._level_path(self.model.estimated_states(state))
-        estimate = self.estimated_states(state)
+        arrays, estimate = self._estimate(state)
         limit = self.level_max_states if arrays else self.max_states
         if limit is not None and estimate is not None and estimate > limit:
             raise self._too_many(estimate, limit)
