@@ -366,7 +366,9 @@ class CaptainSevenLevels:
         """Where every outcome of a draw from ``bases`` (no relic) is a turn end or a proved
         stop: stopping is proved at the base itself (``pool ≤ c·t``; a safe card of value ``v``
         leaves ``pool − v ≤ c·(t + v)``: module docstring, "Pruning")."""
-        return self.stop_is_optimal(bases)
+        pool = FULL_POOL - ((bases >> _OUTV_SHIFT) & 511)
+        catchers = 6 - ((bases >> 29) & 7) - ((bases >> 32) & 3)
+        return ((bases & STARTED) != 0) & (pool <= catchers * (bases >> _TOTAL_SHIFT))
 
     def _redraw_values(self, bases: Any, context: Any) -> Any:
         """``Q`` of the jack's redraw from each base (the spent-jack state it draws from).
@@ -410,7 +412,8 @@ class CaptainSevenLevels:
         if jack.any():
             rows = codes[jack]
             value = (rows >> _TOTAL_SHIFT).astype(np.float64)
-            drawn = context.value_of(rows & ~_LAST_BITS)
+            # P: neither a turn end nor inline, nor a proved stop (its numbers are the choice's)
+            drawn = context.lookup(rows & ~_LAST_BITS)
             value = np.where(better(drawn, value), drawn, value)
             redraw = self._redraw_values(self._jack_bases(rows), context)
             values[jack] = np.where(better(redraw, value), redraw, value)
@@ -440,7 +443,6 @@ class CaptainSevenLevels:
 
     def stop_is_optimal(self, codes: Any) -> Any:
         """:meth:`CaptainSevenTurnModel.stop_is_optimal`, row by row (same integers)."""
-        np = self.np
         total = codes >> _TOTAL_SHIFT
         pool = FULL_POOL - ((codes >> _OUTV_SHIFT) & 511)
         sevens_out = (codes >> 29) & 7
@@ -452,16 +454,20 @@ class CaptainSevenLevels:
             rows = relic == kind
             if not rows.any():
                 continue
+            every = bool(rows.all())
+            part: Any = slice(None) if every else rows
+            t, p, c = total[part], pool[part], catchers[part]
             if kind == RELIC_ACE:
-                held = 3 * pool + 7 * (4 - sevens_out) <= 2 * catchers * total
+                held = 3 * p + 7 * (4 - sevens_out[part]) <= 2 * c * t
             elif kind == RELIC_QUEEN:
-                held = 2 * pool <= catchers * total
+                held = 2 * p <= c * t
             else:
-                n = DECK_SIZE - self._cards_out(codes)  # cards left in the deck
-                held = ((pool <= (catchers - 1) * (total - 10))
-                        & ((catchers * total - pool) * (n - 1 + catchers)
-                           >= catchers * n * total))
-            rule = np.where(rows, held, rule)
+                n = DECK_SIZE - self._cards_out(codes[part])  # cards left in the deck
+                held = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
+            if every:
+                rule = held
+            else:
+                rule[rows] = held
         live = ((codes & PENDING) == 0) & ((codes & STARTED) != 0)
         return live & rule
 

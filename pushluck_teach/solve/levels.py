@@ -244,8 +244,9 @@ def _forward(graph: Any, root: int, max_states: int | None,
 
 class InlineContext:
     """What a graph's ``inline_values`` may use while it values inline codes: the value of any
-    successor code (a turn's end, a proved stop or a stored state), a chance node's mean, and
-    the solver's tie rule."""
+    successor code (a turn's end, a proved stop or a stored state), ``lookup`` for codes known
+    to be stored (neither turn ends, proved stops nor inline), a chance node's mean, and the
+    solver's tie rule."""
 
     def __init__(self, graph: Any, lookup: Callable[[Any], Any]) -> None:
         self.graph = graph
