@@ -381,10 +381,12 @@ class CaptainSevenLevels:
         if closed.any():
             known = bases[closed]
             total = known >> _TOTAL_SHIFT
+            ending = total % 10
             acc = np.zeros(len(known), np.int64)
             for _, shift, mask, cap, value, _step in _STEPS[:SEVEN]:
-                safe = (total + value) % 10 != 7
-                acc += np.where(safe, (cap - ((known >> shift) & mask)) * (total + value), 0)
+                left = (cap - ((known >> shift) & mask)) * (total + value)
+                left[ending == (17 - value) % 10] = 0  # the class that ends the total in 7
+                acc += left
             values[closed] = acc / (DECK_SIZE - self._cards_out(known))
         general = ~closed
         if general.any():
