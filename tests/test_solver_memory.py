@@ -165,3 +165,34 @@ def test_a_dict_growing_beside_a_level_table_is_estimated_again() -> None:
     for i in range(4_000):  # 40 % more states in all, 4,000 times more dict entries
         memo[("a", i)] = i + 0.5
     assert cache.bytes() == memo_bytes(solver) > before + 4_000 * 50
+
+
+def test_a_level_solve_makes_room_in_the_shared_cache_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before a level solve the shared cache evicts its least recently used solvers until the
+    budget also holds the solve's expected peak (estimate x LEVEL_PEAK_BYTES_PER_STATE), so
+    the peak is not on top of a full cache; the solver that solves stays."""
+    model, state = get_game("captain-seven").position(CaptainSevenVariant(relics=True),
+                                                      relic="K", drawn="3h")
+    old, recent = pig(10), pig(12)
+    sizes = []
+    for pig_model in (old, recent):
+        probe = TurnSolver(pig_model, shipped=False)
+        probe.analyse()
+        sizes.append(memo_bytes(probe))
+    needed = TurnSolver(model).estimated_states(state) * levels.LEVEL_PEAK_BYTES_PER_STATE
+    # room for the solve and the recent Pig memo, not both Pig memos
+    shared = MemorySolverCache(lambda m, exact: TurnSolver(m, exact=exact, shipped=False),
+                               max_bytes=needed + sizes[1] + sizes[0] // 2)
+    monkeypatch.setattr(turn, "_SHARED", shared)
+    monkeypatch.setattr(shared, "shrink", lambda: 0)  # only the room made before is seen
+    shared.get(old).analyse()
+    shared.get(recent).analyse()
+    solver = shared.get(model)
+    assert len(shared) == 3  # nothing solved for it yet: all three fit
+    solver.analyse(state)
+    assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001
+    kept = list(shared._solvers)  # noqa: SLF001
+    assert (old, False) not in kept and (recent, False) in kept and (model, False) in kept
+    assert shared.make_room(10**12, keep=solver) == 1  # all but the solver itself
+    assert list(shared._solvers) == [(model, False)]  # noqa: SLF001

@@ -334,6 +334,27 @@ class MemorySolverCache:
             release_memory()
         return evicted
 
+    def make_room(self, nbytes: int, keep: Any) -> int:
+        """Before a solve expected to add about ``nbytes``: evict the least recently used
+        solvers (never the solver ``keep``) until the budget also holds those bytes, so the
+        solve's peak is not on top of a full cache (issue 9); the number evicted."""
+        with self._lock:
+            self._refresh_all()
+            evicted = 0
+            for key in list(self._solvers):
+                if self._held + nbytes <= self.max_bytes:
+                    break
+                if self._solvers[key] is keep:
+                    continue
+                del self._solvers[key]
+                known = self._sizes.pop(key, None)
+                if known is not None:
+                    self._held -= known[1]
+                evicted += 1
+        if evicted:
+            release_memory()
+        return evicted
+
     def _refresh(self, key: tuple[Hashable, bool]) -> int:
         """One solver's estimated bytes, estimated again when its memo has grown by half (or
         shrunk) since the last estimate; ``_held`` follows."""

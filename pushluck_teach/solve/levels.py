@@ -73,6 +73,10 @@ from pushluck_teach.games.base import STOP, TurnModel
 # queen choices inline) fits; its jack relic from the turn start (12.4 million stored, more
 # than 60 million without inline choices) is refused.
 LEVEL_MAX_STATES = 5_000_000
+# About what a level solve holds at its peak per state it stores (the table's 17 bytes, the
+# codes of the forward pass and a chunk's outcome arrays; Captain Seven's relic turns: 25-40
+# bytes): the shared cache makes that much room before the solve.
+LEVEL_PEAK_BYTES_PER_STATE = 32
 # About what one stored state costs on the array path (CPU, 2-core machine: 1-1.5 µs without a
 # jack, about 5 µs with an unspent jack); only words estimates in refusals.
 LEVEL_SECONDS_PER_STATE = 3e-6

@@ -332,6 +332,10 @@ class TurnSolver(Generic[S]):
                 return True
             solving = True
             limit = self.level_max_states
+            # Room in the shared cache first: the solve's table and its passing arrays.
+            estimate = self.estimated_states(state)
+            if estimate:
+                _SHARED.make_room(estimate * level_solver.LEVEL_PEAK_BYTES_PER_STATE, keep=self)
             table = level_solver.solve_levels(
                 graph, code, max_states=limit,
                 too_many=lambda: self._too_many(None, limit), checkpoint=_checkpoint)
