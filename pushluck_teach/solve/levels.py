@@ -19,11 +19,14 @@ and whenever NumPy is missing: the pure-Python recursion stays complete) or a *l
 * ``transitions(codes, action)`` for every other action: ``(legal[n], weights[n, K],
   successors[n, K])``; where legal, the slots of positive weight read left to right are exactly
   ``model.transitions(state, action)`` (slots of weight 0 are padding);
-* optionally ``inline(codes)``: a ``bool`` mask of the decision codes that are valued on the fly
-  where they occur as successors, like proved stops, and never stored (the root is always
-  stored).  An inline state's successors must not be inline themselves.  It suits small choice
-  states whose value is the best of a few successors' values (Captain Seven's queen choices:
-  85 % of a queen turn's states, each the best of two).
+* optionally *inline* states, valued where they occur as successors, like proved stops, and
+  never stored (a root is always stored; a :class:`LevelMemo` values one from its tables):
+  ``inline(codes)``, their ``bool`` mask; ``inline_successors(codes)``, every code their values
+  read (the solve stores those that are not turn ends, proved stops or inline); and
+  ``inline_values(codes, context)``, their values as the recursion's best action in tie order
+  gives them, read through an :class:`InlineContext` (values of codes, chance means, the tie
+  rule).  It suits the small choices right after a draw, whose value is the best of a few
+  others' (Captain Seven's queen and jack choices: most of a relic turn's states).
 
 All arrays are NumPy ``int64`` (``bool``/``float64`` where said).  A successor where stopping
 is legal and provably optimal is valued at its stop value at once (as the recursion does) and
@@ -36,8 +39,8 @@ successors under their levels (an inline successor's successors in its place).  
 are never stored: they are valued by ``payoff``.
 *Backward*: from the highest level down, expand the level again (recomputing is cheaper in memory
 than keeping ``n·K`` successors), look the successors' values up (``searchsorted`` in their
-level's sorted codes; an inline successor is solved there from its own successors, which lie in
-higher levels), and take the best action in tie order:
+level's sorted codes; an inline successor is valued there by the graph from codes of higher
+levels), and take the best action in tie order:
 
 .. math::
 
