@@ -28,11 +28,11 @@ lab refuses larger rule mixes up front with their estimate,
 :data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
 is the one family where even mid-turn positions are huge; there the list holds the shallowest
 positions: the queen from the turn start, the jack after a first card (a 5 and an ace: the two
-heaviest first cards), and the jack's turn start, which is refused (the refusal's time is
-measured: up front it is immediate). The last field of a case marks positions the baseline is
-not run on (minutes and gigabytes for the plain recursion). Incan Gold's largest group
-position (round 5, all five artifacts in, three explorers) is refused or answered as its
-estimate says.
+heaviest first cards), and the jack's turn start, whose value ships
+(``solve.turn_tables``: the time is the load and its check solve). The last field of a case
+marks positions the baseline is not run on (minutes and gigabytes for the plain recursion).
+Incan Gold's largest group position (round 5, all five artifacts in, three explorers) is
+refused or answered as its estimate says.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident
 memory measured alone (``ru_maxrss``, minus the process's size before the solve).  The baseline
@@ -91,7 +91,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "J", "drawn": "5h"}, True),
     ("captain-seven", "jack relic after Ah", {"relics": True},
      {"relic": "J", "drawn": "Ah"}, True),
-    ("captain-seven", "start, jack relic (refused)", {"relics": True}, {"relic": "J"}, True),
+    ("captain-seven", "start, jack relic (shipped)", {"relics": True}, {"relic": "J"}, True),
     ("incan-gold", "round 1 start", {}, {"round": 1}, False),
     ("incan-gold", "round 2 start", {}, {"round": 2}, False),
     ("incan-gold", "round 3 start", {}, {"round": 3}, False),

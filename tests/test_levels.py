@@ -225,14 +225,44 @@ def test_the_queen_after_a_first_joker_is_not_refused_for_its_choices() -> None:
     assert analysis.best_action == "draw" and analysis.ev_optimal > 19  # a joker: no choice
 
 
-def test_the_jack_start_is_refused_up_front_with_an_estimate() -> None:
+def test_the_jack_start_is_refused_up_front_unless_its_value_ships() -> None:
+    """Solved at a click the jack relic's turn start (12.4 million stored states) is refused
+    at once with its estimate; the shipped start values answer it (``solve.turn_tables``),
+    with its only action, its bust chance and the draw-then-stop value, and no solve."""
     model, state = SPEC.position(CaptainSevenVariant(relics=True), relic="J")
-    solver = TurnSolver(model)
+    solver = TurnSolver(model, shipped=False)
     begin = time.process_time()
     with pytest.raises(TooManyStates, match="solver states"):
         solver.analyse(state)
     assert time.process_time() - begin < 0.5
     assert solver.states_solved() == 0
+    shipped = TurnSolver(model)
+    begin = time.process_time()
+    analysis = shipped.analyse(state)
+    assert time.process_time() - begin < 2  # the table's check solves 37,000 states
+    assert analysis.best_action == "draw" and analysis.action_values == {
+        "draw": analysis.ev_optimal}
+    assert analysis.p_bust_next == 0 and 30 < analysis.ev_optimal < 40
+    assert shipped.states_solved() < 50_000  # the start values, the draw-then-stop chain
+    with pytest.raises(TooManyStates):  # the optimal policy would need the whole turn
+        shipped.distribution(state, max_states=30_000)
+
+
+@pytest.mark.slow
+def test_the_jack_start_values_are_the_bellman_mean_of_the_first_cards() -> None:
+    """The shipped value of the jack relic's turn start (built once, offline) is the mean of
+    its first cards' values, each solved now level by level (2.7-2.8 million stored states
+    each), bit for bit."""
+    for removed in ("",):
+        position: dict[str, Any] = {"relic": "J"} | ({"removed": removed} if removed else {})
+        model, state = SPEC.position(CaptainSevenVariant(relics=True), **position)
+        shipped = TurnSolver(model).value(state)
+        solver = TurnSolver(model, shipped=False)
+        acc, total = 0.0, 0
+        for weight, nxt in model.transitions(state, "draw"):
+            acc += weight * solver.value(nxt)
+            total += weight
+        assert acc / total == shipped, removed
 
 
 def test_a_newer_click_cancels_a_level_solve_between_levels() -> None:

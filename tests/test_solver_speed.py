@@ -166,19 +166,23 @@ def test_a_huge_position_is_refused_up_front_with_an_estimate() -> None:
     assert isinstance(refused.value, PositionError)
 
 
-def test_the_cli_refuses_the_jack_relic_turn_start_at_once() -> None:
-    """The queen after a first 7 (164 s and 2 GB for the recursion) is answered in float mode
-    since the level solver (tests/test_levels.py); the jack from the turn start is refused."""
-    begin = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "pushluck_teach.cli", "odds", "captain-seven",
-         "--relic", "J", "--option", "relics=true"],
-        capture_output=True, text=True, check=False, timeout=60,
-    )
-    assert time.perf_counter() - begin < 60  # start-up on a loaded machine; solving: minutes
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "solver states" in lines[0] and "Traceback" not in done.stderr
+def test_the_cli_answers_the_jack_relic_turn_start_at_once_and_refuses_a_larger_turn() -> None:
+    """The jack relic's turn start (12.4 million stored states) is answered from the shipped
+    start values; an Incan Gold position with seven other explorers at seven thresholds
+    (estimated at 19 million states) is refused in one line, at once."""
+    def odds(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+        begin = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "pushluck_teach.cli", "odds", *args],
+                              capture_output=True, text=True, check=False, timeout=60)
+        return done, time.perf_counter() - begin
+
+    done, seconds = odds("captain-seven", "--relic", "J", "--option", "relics=true")
+    assert done.returncode == 0 and seconds < 60, done.stderr  # start-up on a loaded machine
+    assert "EV under optimal play            34.80989" in done.stdout
+    refused, seconds = odds("incan-gold", "--drawn", "Ad", "--others", "3,6,9,12,15,18,21")
+    assert refused.returncode == 2 and seconds < 60
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "solver states" in lines[0] and "Traceback" not in refused.stderr
 
 
 def test_a_solve_larger_than_the_budget_stops_at_the_budget() -> None:
@@ -238,6 +242,30 @@ def test_a_table_that_breaks_the_bellman_equation_is_not_used() -> None:
     broken.values[int(broken.states.searchsorted(start))] += 1e-9
     assert not _bellman_holds(model, start, broken)
     assert not _bellman_holds(model, start, table.without(start))  # a table without its start
+
+
+def test_a_start_values_table_whose_check_position_fails_is_not_used(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jack relic's shipped start values are used only if the family's check position
+    (total 120, solved again on loading) gives its shipped value bit for bit."""
+    from pushluck_teach.solve import cache, turn_tables
+
+    spec = get_game("captain-seven")
+    model, _ = spec.position(spec.variant_cls(relics=True), relic="J")
+    assert turn_tables.shipped_start_values(model) is not None
+    key = model.start_values_key()
+    assert key is not None
+    check_model, _ = model.start_values_check()
+    located = cache.locate(turn_tables._cache_key(check_model, key))
+    assert located is not None
+    arrays = dict(located[1])
+    arrays["check_value"] = arrays["check_value"] + 1e-9
+    monkeypatch.setattr(cache, "locate", lambda _key: (located[0], arrays))
+    turn_tables._load_starts.cache_clear()
+    try:
+        assert turn_tables.shipped_start_values(model) is None
+    finally:
+        turn_tables._load_starts.cache_clear()
 
 
 def test_the_shipped_table_holds_its_values_in_arrays_not_a_dict() -> None:

@@ -75,8 +75,8 @@ def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes
 
 
 def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() -> None:
-    spec = get_game("captain-seven")
-    model, state = spec.position(spec.variant_cls(relics=True), relic="J")  # refused up front
+    spec = get_game("incan-gold")  # seven other explorers at seven thresholds: refused
+    model, state = spec.position(spec.variant_cls(), drawn="Ad", others="3,6,9,12,15,18,21")
     panel = AnalysisPanel()
     numbers = panel.show(model, state)
     assert "solver states" in numbers.pending and "solver states" in panel.headline.value
@@ -117,4 +117,21 @@ def test_a_relic_turn_start_is_solved_in_the_worker_with_a_growing_bar() -> None
     expected = TurnSolver(model, shipped=False).analyse(state)
     assert f'data-ev-optimal="{expected.ev_optimal!r}"' in panel.headline.value
     assert "Recommended: <strong>" in panel.headline.value
+    panel.close()
+
+
+def test_the_jack_relic_turn_start_shows_its_shipped_value_and_no_distribution() -> None:
+    """The jack's turn start is answered from the shipped start values (its turn, 12.4
+    million stored states, is never solved at a click): the values at once, the best action,
+    and the distribution chart left for a later position with a note."""
+    spec = get_game("captain-seven")
+    model, state = spec.position(spec.variant_cls(relics=True), relic="J")
+    panel = AnalysisPanel()
+    panel.show(model, state)
+    panel.wait(60)
+    expected = TurnSolver(model).analyse(state)  # the shipped value, read again
+    assert f'data-ev-optimal="{expected.ev_optimal!r}"' in panel.headline.value
+    assert "Recommended: <strong>" in panel.headline.value
+    assert "Not drawn yet" in panel.text_dist.value and "solver states" in panel.text_dist.value
+    assert not panel.computing
     panel.close()

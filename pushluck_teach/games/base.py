@@ -384,6 +384,21 @@ class TurnModel(ABC, Generic[State]):
         """The model whose start is the shipped table's start (the turn's own start)."""
         return self
 
+    def start_values_key(self) -> str | None:
+        """A name for a family of turn starts too large to solve at a click whose float values
+        alone ship (``solve.turn_tables``: the value of each start, not of the turn's other
+        states); include the model's version.  ``None`` (the default): none."""
+        return None
+
+    def start_value_models(self) -> Sequence[TurnModel[Any]]:
+        """The models whose starts :meth:`start_values_key`'s table holds (for its build)."""
+        return ()
+
+    def start_values_check(self) -> tuple[TurnModel[Any], Any] | None:
+        """A position of the same family that solves in a moment: its value ships beside the
+        starts and is solved again, bit for bit, when the table is loaded."""
+        return None
+
     def assumed(self) -> dict[str, Any]:
         """What the position factory assumed because the caller left it out, as position flag
         name → value (Incan Gold: ``{"round": 1}`` when no round was given), so a report can say

@@ -60,7 +60,8 @@ draw-or-stash state of the same cards (whose draw is the choice's draw) and the 
 a closed-form mean wherever all the redraw's outcomes are proved stops.  From the turn start
 the queen then stores 2.06 million states (13.5 million with its choices), a jack after a
 first card about 2.8 million, and a jack from the turn start 12.4 million (more than 60
-million with its choices): that one is refused.
+million with its choices): too many to solve at a click, so the values of the jack's turn
+starts ship (:meth:`CaptainSevenTurnModel.start_values_key`).
 
 Pruning (proved; :meth:`CaptainSevenTurnModel.stop_is_optimal`).  In a state with total ``t``
 let the deck hold ``n`` cards, ``c`` of them 7s and jokers, and let ``pool`` be the value sum of
@@ -838,6 +839,28 @@ class CaptainSevenTurnModel(TurnModel[int]):
 
     def table_model(self) -> CaptainSevenTurnModel:
         return CaptainSevenTurnModel()
+
+    def start_values_key(self) -> str | None:
+        """A jack relic's turn start stores 12.4 million states, too many to solve at a
+        click: the values of its starts ship (:meth:`start_value_models`)."""
+        return "jack-relic-turn-starts-v1" if self.relic == "J" else None
+
+    def start_value_models(self) -> tuple[CaptainSevenTurnModel, ...]:
+        """The jack relic's turn starts with up to three other players' relics held (aces and
+        10-class cards out of the deck): every one a game of 1-4 players meets."""
+        variant = CaptainSevenVariant(relics=True)
+        models = []
+        for aces in range(4):
+            for tens in range(4 - aces):
+                out = [0] * 11
+                out[0], out[TEN] = aces, 1 + tens  # the jack itself is a 10-class card
+                models.append(CaptainSevenTurnModel(variant, "J", tuple(out)))
+        return tuple(models)
+
+    def start_values_check(self) -> tuple[CaptainSevenTurnModel, int]:
+        """A jack relic at total 120 (37,000 stored states: a tenth of a second)."""
+        return captain_seven_position(CaptainSevenVariant(relics=True), relic="J",
+                                      drawn="Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd")
 
     def estimated_states(self, state: int, *, stored: bool = False) -> int | None:
         """About how many states a solve from ``state`` visits (for a refusal up front);

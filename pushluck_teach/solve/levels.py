@@ -74,7 +74,7 @@ from pushluck_teach.games.base import STOP, TurnModel
 # front, a solve that stores more is stopped there (about 3-5 s of CPU and 350 MB at most on the
 # 2-core machine).  Captain Seven's queen relic from the turn start (2.06 million stored, its
 # queen choices inline) fits; its jack relic from the turn start (12.4 million stored, more
-# than 60 million without inline choices) is refused.
+# than 60 million without inline choices) does not: its value ships (``solve.turn_tables``).
 LEVEL_MAX_STATES = 5_000_000
 # About what a level solve holds at its peak per state it stores (the table's 17 bytes, the
 # codes of the forward pass and a chunk's outcome arrays; Captain Seven's relic turns: 25-40

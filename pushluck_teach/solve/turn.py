@@ -204,9 +204,10 @@ class TurnSolver(Generic[S]):
         # a worker (a bot's choice, the panel's expected values) at once.
         self._level_lock = threading.Lock()
         if shipped and not exact:
-            from pushluck_teach.solve.turn_tables import shipped_values  # numpy is optional
+            from pushluck_teach.solve import turn_tables  # numpy is optional
 
-            table = shipped_values(model)
+            table = (turn_tables.shipped_values(model)
+                     or turn_tables.shipped_start_values(model))
             if table:
                 self._values = table  # shared with every solver of this state space
                 self._seeded = len(table)
@@ -299,11 +300,18 @@ class TurnSolver(Generic[S]):
         budget of its path; True when it is solved level by level (:meth:`_level_path`)."""
         if state in self._values:
             return False
+        arrays, refusal = self._over_budget(state)
+        if refusal is not None:
+            raise refusal
+        return arrays
+
+    def _over_budget(self, state: S) -> tuple[bool, TooManyStates | None]:
+        """``(level path?, the refusal if the estimate is over that path's budget)``."""
         arrays, estimate = self._estimate(state)
         limit = self.level_max_states if arrays else self.max_states
         if limit is not None and estimate is not None and estimate > limit:
-            raise self._too_many(estimate, limit)
-        return arrays
+            return arrays, self._too_many(estimate, limit)
+        return arrays, None
 
     def _settled(self, state: S) -> bool:
         """A turn's end or a proved stop: valued at once by the recursion.  A level table never
@@ -553,6 +561,9 @@ class TurnSolver(Generic[S]):
             else:
                 todo = ordered[:1]
             value = None
+            if len(todo) == 1:
+                best = todo[0]
+                todo = ()
             for action in todo:
                 q = self._q(state, action)
                 if best is None or self._greater(q, value):
@@ -766,7 +777,10 @@ class TurnSolver(Generic[S]):
             raise PositionError("the turn is over: nothing to analyse")
 
         value = self._value(state)
-        action_values = {a: self._out(self._q(state, a)) for a in actions}
+        if len(actions) == 1:  # its value is that action's (it may come from a start table)
+            action_values = {actions[0]: self._out(value)}
+        else:
+            action_values = {a: self._out(self._q(state, a)) for a in actions}
         draw_once = None
         if DRAW in actions:
             draw_once = self._out(self._expect(model.transitions(state, DRAW), self._stop_asap))
@@ -795,6 +809,12 @@ class TurnSolver(Generic[S]):
         outcome may hold more than the payoff: the allies kept, say); the result is then
         ``{label: probability}`` in the order first reached."""
         state = self.model.start if state is None else state
+        if max_states is not None and policy is None:
+            # over the solver's budget (its value from a start table): the optimal policy
+            # would need the whole turn solved
+            refusal = self._over_budget(state)[1]
+            if refusal is not None:
+                raise refusal
         choose = policy or self.best_action
         model = self.model
         graph = policy_graph(model, state, choose, max_states=max_states)

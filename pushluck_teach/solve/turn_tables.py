@@ -11,8 +11,14 @@ with the model's own transitions (bit for bit), so a state encoding that changed
 version bump is caught too.  Only float values are shipped (exact fractions of a whole turn
 are far larger); exact mode always solves.
 
+A family of turn starts too large to solve at a click (Captain Seven's jack relic: 12.4 million
+stored states a start) ships the starts' values alone
+(:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`); on loading, a small position of
+the family is solved again and must give its shipped value bit for bit.
+
 Without NumPy (the in-browser build may lack it) nothing is loaded and the solver solves.
-Build the tables with ``python -m pushluck_teach.solve.turn_tables``.
+Build the tables with ``python -m pushluck_teach.solve.turn_tables`` (``--starts-only``: the
+start-values tables alone).
 """
 
 from __future__ import annotations
@@ -119,6 +125,66 @@ def shipped_values(model: TurnModel[Any]) -> ShippedTable | None:
     return _load(model.game, key, model.table_model())
 
 
+@lru_cache(maxsize=4)
+def _load_starts(key: str, check_model: TurnModel[Any], check_state: Any
+                 ) -> ShippedTable | None:
+    try:
+        from pushluck_teach.solve import cache
+    except ImportError:  # no NumPy: solve instead
+        return None
+    found = cache.locate(_cache_key(check_model, key))
+    if found is None:
+        return None
+    arrays = found[1]
+    if int(arrays["check_state"]) != check_state or not _solves_to(
+            check_model, check_state, float(arrays["check_value"])):
+        return None
+    return ShippedTable(arrays["states"], arrays["values"])
+
+
+def _solves_to(model: TurnModel[Any], state: Any, value: float) -> bool:
+    """Whether a cold float solve of ``state`` gives ``value`` bit for bit."""
+    from pushluck_teach.solve.turn import TurnSolver
+
+    try:
+        return TurnSolver(model, max_states=None, shipped=False).value(state) == value
+    except Exception:  # an encoding that changed...
+        return False
+
+
+def shipped_start_values(model: TurnModel[Any]) -> ShippedTable | None:
+    """The shipped float values of the turn starts of ``model``'s family
+    (:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`), or None.  Only the starts'
+    values ship (their turns are too large to ship whole); on loading, the family's check
+    position is solved again and must give its shipped value bit for bit."""
+    key = model.start_values_key()
+    check = model.start_values_check()
+    if key is None or check is None:
+        return None
+    return _load_starts(key, *check)
+
+
+def build_starts(model: TurnModel[Any]) -> dict[str, Any]:
+    """Solve each of ``model``'s family of starts (``start_value_models``), without a
+    budget, and the check position: the arrays of a start-values table."""
+    import numpy as np
+
+    from pushluck_teach.solve.turn import TurnSolver
+
+    states, values = [], []
+    for member in model.start_value_models():
+        solver = TurnSolver(member, max_states=None, shipped=False)
+        states.append(member.start)
+        values.append(solver.value(member.start))
+        del solver
+    check_model, check_state = model.start_values_check()
+    check_value = TurnSolver(check_model, max_states=None, shipped=False).value(check_state)
+    return {"states": np.array(states, dtype=np.int64),
+            "values": np.array(values, dtype=np.float64),
+            "check_state": np.array(check_state, dtype=np.int64),
+            "check_value": np.array(check_value, dtype=np.float64)}
+
+
 def build(model: TurnModel[Any]) -> dict[str, Any]:
     """Solve ``model`` from its start in float mode: the arrays of a shipped table."""
     import numpy as np
@@ -140,13 +206,21 @@ def main(argv: list[str]) -> None:
     from pushluck_teach.solve import cache
 
     for spec in all_games():
+        if not spec.has_turn_model:  # Lost Cities: no draw/stop turn
+            continue
         model, _ = spec.position(spec.variant_cls())
         key = model.shared_table_key()
-        if key is None:
-            continue
-        model = model.table_model()
-        path = cache.save(_cache_key(model, key), build(model), directory=cache.DATA_DIR)
-        print(f"{spec.name}: {key} -> {path}")
+        if key is not None and "--starts-only" not in argv:
+            model = model.table_model()
+            path = cache.save(_cache_key(model, key), build(model), directory=cache.DATA_DIR)
+            print(f"{spec.name}: {key} -> {path}")
+        family = model.start_value_models()
+        if family:
+            starts = family[0].start_values_key()
+            assert starts is not None
+            path = cache.save(_cache_key(family[0], starts), build_starts(family[0]),
+                              directory=cache.DATA_DIR)
+            print(f"{spec.name}: {starts} ({len(family)} starts) -> {path}", flush=True)
 
 
 if __name__ == "__main__":
