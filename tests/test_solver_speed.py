@@ -268,6 +268,31 @@ def test_a_start_values_table_whose_check_position_fails_is_not_used(
         turn_tables._load_starts.cache_clear()
 
 
+def test_the_first_cached_jack_solver_loads_its_start_values_without_a_deadlock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Making the first jack-relic solver through the shared cache loads the start values and
+    solves their check position, which makes room in that same cache: the cache must make a
+    solver outside its lock (it once waited on itself for ever)."""
+    import threading
+
+    from pushluck_teach.solve import cache, turn, turn_tables
+
+    monkeypatch.setattr(turn, "_SHARED", cache.MemorySolverCache(TurnSolver))
+    spec = get_game("captain-seven")
+    model, start = spec.position(spec.variant_cls(relics=True), relic="J")
+    turn_tables._load_starts.cache_clear()
+    answers: list[float] = []
+    worker = threading.Thread(
+        target=lambda: answers.append(turn.cached_solver(model).value(start)), daemon=True)
+    try:
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "the shared cache waited on its own lock"
+    finally:
+        turn_tables._load_starts.cache_clear()
+    assert answers == [pytest.approx(34.809893, abs=1e-6)]
+
+
 def test_the_shipped_table_holds_its_values_in_arrays_not_a_dict() -> None:
     """Captain Seven's table: 16 bytes a state (it was a 39 MB dict), every shipped value
     the one the file holds, written states kept apart and counted by the cache's estimate."""

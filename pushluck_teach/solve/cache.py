@@ -307,13 +307,20 @@ class MemorySolverCache:
         """The cached solver for ``model`` (made on a miss).  Only two estimates are looked at
         again: the solver asked for and the one asked for before it (a memo grows while its
         solver is in use, which is after it was asked for), so asking costs the same however
-        many solvers are cached (a simulation asks at every decision)."""
+        many solvers are cached (a simulation asks at every decision).  A missing solver is
+        made outside the lock: making one may load a shipped table and solve its check
+        position, which makes room in this very cache (:meth:`make_room`)."""
         key = (model, exact)
         with self._lock:
+            made = self._solvers.get(key)
+        if made is None:
+            made = self.factory(model, exact=exact)
+        with self._lock:
+            # another thread may have made one meanwhile (keep that one), or evicted it
             solver = self._solvers.pop(key, None)
-            previous = next(reversed(self._solvers), None)
             if solver is None:
-                solver = self.factory(model, exact=exact)
+                solver = made
+            previous = next(reversed(self._solvers), None)
             self._solvers[key] = solver  # most recently used last
             if previous is not None:
                 self._refresh(previous)
