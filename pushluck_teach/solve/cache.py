@@ -174,8 +174,9 @@ def cached_arrays(key: CacheKey, compute: Callable[[], Mapping[str, np.ndarray]]
 # Memory: solver memos bounded in bytes
 
 #: What the shared solvers' memos may hold together (estimated): with the interpreter, the
-#: libraries and one solve in progress a kernel stays under 400 MB.
-DEFAULT_MAX_BYTES = 150 * 2**20
+#: libraries and one solve in progress a kernel stays under 400 MB (150 MiB: a peak of 422 MB
+#: in ``benchmarks/bench_kernel_rss.py --clicks 30``; 120 MiB: 382 MB, no more CPU time).
+DEFAULT_MAX_BYTES = 120 * 2**20
 _SAMPLE = 32
 _FALLBACK_ITEM_BYTES = 200  # a tuple key and a float, when no sample could be taken
 # The memos of a turn solver; the first one's keys are counted (the others share them).
