@@ -83,16 +83,22 @@ class ShippedTable(OverlayMemo):
         return ShippedTable(self.states[keep], self.values[keep])
 
 
-@lru_cache(maxsize=4)
-def _load(game: str, key: str, model: TurnModel[Any]) -> ShippedTable | None:
+def _located(model: TurnModel[Any], key: str) -> Any:
+    """The shipped arrays of table ``key`` of ``model``'s game, or None (none, or no NumPy:
+    the solver then solves)."""
     try:
         from pushluck_teach.solve import cache
-    except ImportError:  # no NumPy: solve instead
+    except ImportError:
         return None
     found = cache.locate(_cache_key(model, key))
-    if found is None:
+    return None if found is None else found[1]
+
+
+@lru_cache(maxsize=4)
+def _load(game: str, key: str, model: TurnModel[Any]) -> ShippedTable | None:
+    arrays = _located(model, key)
+    if arrays is None:
         return None
-    arrays = found[1]
     table = ShippedTable(arrays["states"], arrays["values"])
     if not _bellman_holds(model, int(arrays["start"]), table):
         return None
@@ -128,14 +134,9 @@ def shipped_values(model: TurnModel[Any]) -> ShippedTable | None:
 @lru_cache(maxsize=4)
 def _load_starts(key: str, check_model: TurnModel[Any], check_state: Any
                  ) -> ShippedTable | None:
-    try:
-        from pushluck_teach.solve import cache
-    except ImportError:  # no NumPy: solve instead
+    arrays = _located(check_model, key)
+    if arrays is None:
         return None
-    found = cache.locate(_cache_key(check_model, key))
-    if found is None:
-        return None
-    arrays = found[1]
     if int(arrays["check_state"]) != check_state or not _solves_to(
             check_model, check_state, float(arrays["check_value"])):
         return None
