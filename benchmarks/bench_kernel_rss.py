@@ -123,14 +123,16 @@ def main(argv: list[str]) -> None:
 
 
 # The heaviest Captain Seven turns the page answers (bots never keep relics, so the plays above
-# meet them only by chance): the queen relic from the turn start and a jack after a first card.
+# meet them only by chance): the queen relic from the turn start (shipped), then after a first
+# card it does not double, and a jack after a first card.
 RELIC_TURNS = (("queen relic, turn start", {"relic": "Q"}),
                ("jack relic after 5h", {"relic": "J", "drawn": "5h"}))
 
 
 def relic_turns() -> None:
-    """Analyse each of :data:`RELIC_TURNS` and the position after its first draw through the
-    shared solver cache, as the Play page's analysis does."""
+    """Analyse each of :data:`RELIC_TURNS` and the position after its first draw (and after
+    its first action there, at a choice that neither draws nor stops: the queen's, not doubled)
+    through the shared solver cache, as the Play page's analysis does."""
     spec = get_game("captain-seven")
     variant = spec.variant_cls(relics=True)
     for label, position in RELIC_TURNS:
@@ -140,6 +142,10 @@ def relic_turns() -> None:
         solver.analyse(state)
         nxt = next(n for _, n in model.transitions(state, "draw") if model.actions(n))
         solver.analyse(nxt)
+        choices = model.actions(nxt)
+        if "draw" not in choices and "stop" not in choices:
+            ((_, after),) = model.transitions(nxt, choices[0])
+            solver.analyse(after)
         gc.collect()
         print(f"{'captain-seven':<16}{label:<46}analysed   {time.process_time() - cpu:6.1f} s "
               f"cpu {time.perf_counter() - started:6.1f} s wall  RSS {rss_mb():5.0f} MB  peak "

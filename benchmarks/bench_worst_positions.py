@@ -27,10 +27,12 @@ allows (2-20 sides; 2, 6, 12 and 20 listed). The variant lab's built games: its 
 lab refuses larger rule mixes up front with their estimate,
 :data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
 is the one family where even mid-turn positions are huge; there the list holds the shallowest
-positions: the queen from the turn start, the jack after a first card (a 5 and an ace: the two
-heaviest first cards), and the jack's turn start, whose value ships
-(``solve.turn_tables``: the time is the load and its check solve). The last field of a case
-marks positions the baseline is not run on (minutes and gigabytes for the plain recursion).
+positions: the jack after a first card (a 5 and an ace: the two heaviest first cards), the
+queen after a first card it did not double ("kept": a 7 and an ace, the heaviest), and the
+positions whose values ship (``solve.turn_tables``: the time is the load and its check solve):
+the jack's and the queen's turn starts and the queen's choice after its first card. The last
+field of a case marks positions the baseline is not run on (minutes and gigabytes for the
+plain recursion).
 Incan Gold's largest group position (round 5, all five artifacts in, three explorers) is
 refused or answered as its estimate says.
 
@@ -84,9 +86,13 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd"}, False),
     ("captain-seven", "jack relic, total 80", {"relics": True},
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d"}, True),
-    ("captain-seven", "queen relic after 7h", {"relics": True},
+    ("captain-seven", "queen relic after 7h (shipped)", {"relics": True},
      {"relic": "Q", "drawn": "7h"}, True),
-    ("captain-seven", "start, queen relic", {"relics": True}, {"relic": "Q"}, True),
+    ("captain-seven", "queen relic after 7h, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h", "then": "no-queen"}, True),
+    ("captain-seven", "queen relic after Ah, kept", {"relics": True},
+     {"relic": "Q", "drawn": "Ah", "then": "no-queen"}, True),
+    ("captain-seven", "start, queen relic (shipped)", {"relics": True}, {"relic": "Q"}, True),
     ("captain-seven", "jack relic after 5h", {"relics": True},
      {"relic": "J", "drawn": "5h"}, True),
     ("captain-seven", "jack relic after Ah", {"relics": True},
@@ -145,7 +151,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("custom", "preset pig", {"preset": "pig"}, {}, False),
 ]
 QUICK = {"start, d6", "start, no relic", "round 3 start", "start, high stakes",
-         "start, all options", "queen relic after 7h"}
+         "start, all options", "queen relic after 7h, kept"}
 
 
 def _rss_mb() -> float:
@@ -181,10 +187,14 @@ def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
         options = {**options, "cursed_idol": CURSED_NAMES}
     if game == "custom":
         options = spec.presets[options["preset"]].changed_options()
+    then = position.get("then")  # an action with one outcome taken from the position
+    position = {k: v for k, v in position.items() if k != "then"}
     if "may_declare" in position or "pile" in position:
         model, state = _lands_turn_start(spec.variant_cls(**options), **position)
     else:
         model, state = spec.position(spec.variant_cls(**options), **position)
+    if then is not None:
+        ((_, state),) = model.transitions(state, then)
     if solver_kind == "baseline":
         from baseline_turn_solver import TurnSolver as Solver
     else:

@@ -193,10 +193,11 @@ def test_relic_turns_refused_before_inline_choices_are_answered(relic: str, draw
     jack relic after a first card (estimated at 3.5 million, more than 5 million stored): now
     about 2-3 million stored.  V is the Bellman equation of the position over its next draw,
     the next states (inline choices) read from the solved table, and the next click is
-    answered from the table without another solve."""
+    answered from the table without another solve.  (The queen's turn start ships its value
+    now: solved here without it.)"""
     position: dict[str, Any] = {"relic": relic} | ({"drawn": drawn} if drawn else {})
     model, state = SPEC.position(CaptainSevenVariant(relics=True), **position)
-    solver = TurnSolver(model)
+    solver = TurnSolver(model, shipped=False)
     analysis = solver.analyse(state)
     assert analysis.best_action == "draw" and analysis.ev_optimal > 20
     assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001
@@ -265,6 +266,47 @@ def test_the_jack_start_values_are_the_bellman_mean_of_the_first_cards() -> None
         assert acc / total == shipped, removed
 
 
+@pytest.mark.slow
+def test_the_queen_start_values_are_a_fresh_solve_of_every_start() -> None:
+    """Every value the queen's start-values table ships (ten turn starts, each with its
+    choices after the first card and their outcomes) is what a solve from scratch gives
+    now, level by level from that start (2.06 million stored states each), bit for bit."""
+    from pushluck_teach.solve import turn_tables
+
+    model, _ = SPEC.position(CaptainSevenVariant(relics=True), relic="Q")
+    table = turn_tables.shipped_start_values(model)
+    assert table is not None
+    shipped = 0
+    for member in model.start_value_models():
+        solver = TurnSolver(member, shipped=False)
+        for state in turn_tables.opening_states(member):
+            assert solver.value(state) == table.find_value(state), (member.out, state)
+            shipped += 1
+        del solver
+    assert shipped == len(table.states) == 310
+
+
+def test_the_queen_start_and_its_first_choice_answer_from_shipped_values() -> None:
+    """The queen's turn start and its choice after a first card are answered from the shipped
+    start values without a solve; the position after the choice (the card not doubled) needs
+    its successors, which are solved from there level by level, not under the recursion.
+    Every answer is a solve from scratch's."""
+    model, start = SPEC.position(CaptainSevenVariant(relics=True), relic="Q")
+    solver = TurnSolver(model)
+    assert solver.analyse(start).best_action == "draw"  # its value: the slow test above
+    choice = next(nxt for _, nxt in model.transitions(start, "draw")
+                  if model.actions(nxt) == ("no-queen", "relic:queen"))
+    assert model.turn_total(choice) == 1  # a first ace
+    analysis = solver.analyse(choice)
+    assert solver.states_solved() == solver.states_seeded()  # nothing solved
+    assert analysis == TurnSolver(model, shipped=False).analyse(choice)
+    ((_, kept),) = model.transitions(choice, "no-queen")
+    analysis = solver.analyse(kept)
+    assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001 - a level solve
+    assert 300_000 < solver.states_solved() - solver.states_seeded() < 500_000
+    assert analysis == TurnSolver(model, shipped=False).analyse(kept)
+
+
 def test_a_newer_click_cancels_a_level_solve_between_levels() -> None:
     model, state = SPEC.position(CaptainSevenVariant(relics=True), relic="Q", drawn="Kh Kd Ks Kc")
     solver = TurnSolver(model)
@@ -277,7 +319,7 @@ def test_a_newer_click_cancels_a_level_solve_between_levels() -> None:
 
     with watching(check), pytest.raises(Cancelled):
         solver.analyse(state)
-    assert solver.states_solved() == 0  # nothing half-solved was stored
+    assert solver.states_solved() == solver.states_seeded()  # nothing half-solved was stored
     assert TurnSolver(model, levels=False).analyse(state) == solver.analyse(state)
 
 
@@ -296,7 +338,7 @@ def test_without_numpy_the_model_offers_no_graph_and_the_recursion_answers(
     monkeypatch.setattr(builtins, "__import__", no_numpy)
     assert CaptainSevenTurnModel(CaptainSevenVariant(relics=True), "Q").level_graph() is None
     assert levels.level_graph(model) is None
-    solver = TurnSolver(model)
+    solver = TurnSolver(model, shipped=False)  # the queen's start values need NumPy too
     assert solver.analyse(state) == expected
     assert isinstance(solver._values, dict)  # noqa: SLF001 - the recursion's own memo
 

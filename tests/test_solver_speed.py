@@ -268,6 +268,29 @@ def test_a_start_values_table_whose_check_position_fails_is_not_used(
         turn_tables._load_starts.cache_clear()
 
 
+def test_start_values_whose_check_solve_is_cancelled_load_at_the_next_ask() -> None:
+    """The check solve on loading runs under the asking thread's checkpoint: a click whose
+    time is up cancels it.  That is no verdict on the table: the next ask loads it (it was
+    once remembered as missing, and the jack's turn start refused for the kernel's life)."""
+    from pushluck_teach.solve import turn_tables
+    from pushluck_teach.solve.turn import Cancelled, watching
+
+    spec = get_game("captain-seven")
+    model, start = spec.position(spec.variant_cls(relics=True), relic="J")
+
+    def time_is_up(_solved: int) -> None:
+        raise Cancelled("the click's time is up")
+
+    turn_tables._load_starts.cache_clear()
+    try:
+        with watching(time_is_up), pytest.raises(Cancelled):
+            turn_tables.shipped_start_values(model)
+        table = turn_tables.shipped_start_values(model)
+        assert table is not None and table.get(start) is not None
+    finally:
+        turn_tables._load_starts.cache_clear()
+
+
 def test_the_first_cached_jack_solver_loads_its_start_values_without_a_deadlock(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Making the first jack-relic solver through the shared cache loads the start values and

@@ -394,6 +394,11 @@ class TurnModel(ABC, Generic[State]):
         """The models whose starts :meth:`start_values_key`'s table holds (for its build)."""
         return ()
 
+    def start_value_families(self) -> Sequence[TurnModel[Any]]:
+        """One model of each family of starts this game ships values for (for the build:
+        each one's :meth:`start_values_key` names a table).  ``()`` (the default): none."""
+        return ()
+
     def start_values_check(self) -> tuple[TurnModel[Any], Any] | None:
         """A position of the same family that solves in a moment: its value ships beside the
         starts and is solved again, bit for bit, when the table is loaded."""

@@ -186,6 +186,11 @@ _RELIC_CODES = {None: RELIC_NONE, "K": RELIC_NONE, "A": RELIC_ACE, "J": RELIC_JA
 _RELIC_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 RELIC_RANKS = ("A", "J", "Q", "K")
 
+# Relics whose turn starts ship their float values (``solve.turn_tables``), and the deep
+# position of each family solved again when its table is loaded.
+_START_VALUE_KEYS = {"J": "jack-relic-turn-starts-v1", "Q": "queen-relic-turn-starts-v1"}
+_START_VALUE_CHECKS = {"J": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd", "Q": "Kh Kd Ks Kc"}
+
 _DRAW_STOP = (DRAW, STOP)
 _DRAW_ONLY = (DRAW,)
 _PENDING_ACTIONS = (CAUGHT, JACK)
@@ -841,26 +846,38 @@ class CaptainSevenTurnModel(TurnModel[int]):
         return CaptainSevenTurnModel()
 
     def start_values_key(self) -> str | None:
-        """A jack relic's turn start stores 12.4 million states, too many to solve at a
-        click: the values of its starts ship (:meth:`start_value_models`)."""
-        return "jack-relic-turn-starts-v1" if self.relic == "J" else None
+        """A jack relic's turn start stores 12.4 million states and a queen's 2.06 million
+        (3 s): too many to solve at a click, so the values of their starts ship
+        (:meth:`start_value_models`)."""
+        return _START_VALUE_KEYS.get(self.relic or "")
+
+    def start_value_families(self) -> tuple[CaptainSevenTurnModel, ...]:
+        """One model per relic whose turn starts ship their values (the jack, the queen)."""
+        variant = CaptainSevenVariant(relics=True)
+        return tuple(CaptainSevenTurnModel(variant, relic) for relic in _START_VALUE_KEYS)
 
     def start_value_models(self) -> tuple[CaptainSevenTurnModel, ...]:
-        """The jack relic's turn starts with up to three other players' relics held (aces and
+        """This relic's turn starts with up to three other players' relics held (aces and
         10-class cards out of the deck): every one a game of 1-4 players meets."""
+        if self.relic not in _START_VALUE_KEYS:
+            return ()
         variant = CaptainSevenVariant(relics=True)
         models = []
         for aces in range(4):
             for tens in range(4 - aces):
                 out = [0] * 11
-                out[0], out[TEN] = aces, 1 + tens  # the jack itself is a 10-class card
-                models.append(CaptainSevenTurnModel(variant, "J", tuple(out)))
+                out[0], out[TEN] = aces, 1 + tens  # the jack or queen itself is a 10-class card
+                models.append(CaptainSevenTurnModel(variant, self.relic, tuple(out)))
         return tuple(models)
 
-    def start_values_check(self) -> tuple[CaptainSevenTurnModel, int]:
-        """A jack relic at total 120 (37,000 stored states: a tenth of a second)."""
-        return captain_seven_position(CaptainSevenVariant(relics=True), relic="J",
-                                      drawn="Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd")
+    def start_values_check(self) -> tuple[CaptainSevenTurnModel, int] | None:
+        """A deep position of the same relic: the jack at total 120 (37,000 stored states: a
+        tenth of a second), the queen at total 40 after four kings (a twentieth)."""
+        drawn = _START_VALUE_CHECKS.get(self.relic or "")
+        if drawn is None:
+            return None
+        return captain_seven_position(CaptainSevenVariant(relics=True), relic=self.relic,
+                                      drawn=drawn)
 
     def estimated_states(self, state: int, *, stored: bool = False) -> int | None:
         """About how many states a solve from ``state`` visits (for a refusal up front);

@@ -200,14 +200,20 @@ class TurnSolver(Generic[S]):
         self._zero: Any = _rational(0) if exact else 0.0
         self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._seeded = 0
+        self._open: frozenset[Any] = frozenset()
         # One level-by-level solve at a time per solver: the UI asks from its kernel thread and
         # a worker (a bot's choice, the panel's expected values) at once.
         self._level_lock = threading.Lock()
         if shipped and not exact:
             from pushluck_teach.solve import turn_tables  # numpy is optional
 
-            table = (turn_tables.shipped_values(model)
-                     or turn_tables.shipped_start_values(model))
+            table = turn_tables.shipped_values(model)
+            starts = None if table else turn_tables.shipped_start_values(model)
+            if starts:
+                # Values whose successors are not shipped: a question that needs those
+                # successors solves the state level by level first (:meth:`_q`).
+                self._open = frozenset(starts.states.tolist())
+                table = starts
             if table:
                 self._values = table  # shared with every solver of this state space
                 self._seeded = len(table)
@@ -320,9 +326,11 @@ class TurnSolver(Generic[S]):
         actions = self.model.actions(state)
         return not actions or (STOP in actions and self.model.stop_is_optimal(state))
 
-    def _solve_levels(self, state: S) -> bool:
+    def _solve_levels(self, state: S, *, again: bool = False) -> bool:
         """Solve ``state`` level by level into the memo; False when its graph has no code for
-        it (the recursion then solves it)."""
+        it (the recursion then solves it).  ``again``: solve it even though its value is
+        known (a shipped start value whose successors are not), unless a level table holds it
+        (and so all it leads to)."""
         from pushluck_teach.solve import levels as level_solver
 
         graph = self._graph
@@ -336,7 +344,7 @@ class TurnSolver(Generic[S]):
             _checkpoint(len(self._values))
         solving = False
         try:
-            if state in self._values:
+            if self._in_level_table(state) if again else state in self._values:
                 return True
             solving = True
             limit = self.level_max_states
@@ -375,7 +383,8 @@ class TurnSolver(Generic[S]):
         if cached is not None:
             return cached
         if depth == 0:
-            if (self._check_budget(state) and not self._settled(state)
+            # (a turn's end or a proved stop is valued at once: no estimate, no level solve)
+            if (not self._settled(state) and self._check_budget(state)
                     and self._solve_levels(state)):
                 return self._values[state]
         elif depth >= _MAX_DEPTH:
@@ -508,11 +517,34 @@ class TurnSolver(Generic[S]):
                 raise self._too_many()
         return values[root]
 
+    def _in_level_table(self, state: S) -> bool:
+        memo = self._values
+        find = getattr(memo, "find", None)  # a LevelMemo's tables (solve/levels.py)
+        return find is not None and find(state) is not None
+
+    def _solve_open(self, state: S) -> None:
+        """Solve a shipped start value's successors (:mod:`.turn_tables`) from ``state``, level
+        by level, instead of one by one under the recursion; refused up front like any solve."""
+        arrays, refusal = self._over_budget(state)
+        if refusal is not None:
+            raise refusal
+        if arrays:
+            self._solve_levels(state, again=True)
+
+    def _successors_known(self, state: S) -> bool:
+        """Whether every successor of ``state`` that needs solving has its value here."""
+        model, values = self.model, self._values
+        return all(nxt in values or self._settled(nxt)
+                   for action in model.actions(state) if action != STOP
+                   for _, nxt in model.transitions(state, action))
+
     def _q(self, state: S, action: str, depth: int = 0) -> Any:
         if action == STOP:
             payoff = self.model.stop_payoff(state)
             if payoff is not None:
                 return self._num(payoff)
+        if state in self._open and not self._successors_known(state):
+            self._solve_open(state)
         pairs = self.model.transitions(state, action)
         values, value_of = self._values, self._value
         total_weight = 0
@@ -815,6 +847,8 @@ class TurnSolver(Generic[S]):
             refusal = self._over_budget(state)[1]
             if refusal is not None:
                 raise refusal
+        if policy is None and state in self._open:  # the whole turn from here, in one solve
+            self._solve_open(state)
         choose = policy or self.best_action
         model = self.model
         graph = policy_graph(model, state, choose, max_states=max_states)
@@ -913,6 +947,8 @@ def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
         seen.add(node)
         if max_states is not None and len(seen) > max_states:
             raise TooManyStates(f"more than {max_states} states are reachable from here")
+        if not len(seen) & _CHECK_EVERY:  # a newer click may cancel a long walk
+            _checkpoint(len(seen))
         stack.append((node, True))
         if model.actions(node):
             action = choose(node)

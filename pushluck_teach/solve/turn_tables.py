@@ -12,13 +12,15 @@ version bump is caught too.  Only float values are shipped (exact fractions of a
 are far larger); exact mode always solves.
 
 A family of turn starts too large to solve at a click (Captain Seven's jack relic: 12.4 million
-stored states a start) ships the starts' values alone
-(:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`); on loading, a small position of
-the family is solved again and must give its shipped value bit for bit.
+stored states a start; its queen: 2.06 million, 3 s) ships the starts' values alone, with
+the few states a start's analysis reads (:func:`opening_states`)
+(:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`, one table per family of
+:meth:`~pushluck_teach.games.base.TurnModel.start_value_families`); on loading, a small
+position of the family is solved again and must give its shipped value bit for bit.
 
 Without NumPy (the in-browser build may lack it) nothing is loaded and the solver solves.
 Build the tables with ``python -m pushluck_teach.solve.turn_tables`` (``--starts-only``: the
-start-values tables alone).
+start-values tables alone; ``--only=KEY``: only the start-values table ``KEY``).
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def _load(game: str, key: str, model: TurnModel[Any]) -> ShippedTable | None:
 def _bellman_holds(model: TurnModel[Any], start: Any, table: ShippedTable) -> bool:
     """The shipped value of ``start`` is, bit for bit, the best action's mean of its
     successors' shipped values under the model's transitions (the solver's arithmetic)."""
-    from pushluck_teach.solve.turn import TurnSolver
+    from pushluck_teach.solve.turn import Cancelled, TurnSolver
 
     shipped = table.get(start)
     if shipped is None:
@@ -117,6 +119,8 @@ def _bellman_holds(model: TurnModel[Any], start: Any, table: ShippedTable) -> bo
     probe._values = table.without(start)  # noqa: SLF001 - the table itself, without its start
     try:
         return probe._value(start) == shipped  # noqa: SLF001
+    except Cancelled:  # a newer click, or the click's time is up: not an answer to remember
+        raise
     except Exception:  # a state the table lacks, an encoding that changed...
         return False
 
@@ -145,10 +149,12 @@ def _load_starts(key: str, check_model: TurnModel[Any], check_state: Any
 
 def _solves_to(model: TurnModel[Any], state: Any, value: float) -> bool:
     """Whether a cold float solve of ``state`` gives ``value`` bit for bit."""
-    from pushluck_teach.solve.turn import TurnSolver
+    from pushluck_teach.solve.turn import Cancelled, TurnSolver
 
     try:
         return TurnSolver(model, max_states=None, shipped=False).value(state) == value
+    except Cancelled:  # a newer click, or the click's time is up: not an answer to remember
+        raise
     except Exception:  # an encoding that changed...
         return False
 
@@ -156,13 +162,36 @@ def _solves_to(model: TurnModel[Any], state: Any, value: float) -> bool:
 def shipped_start_values(model: TurnModel[Any]) -> ShippedTable | None:
     """The shipped float values of the turn starts of ``model``'s family
     (:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`), or None.  Only the starts'
-    values ship (their turns are too large to ship whole); on loading, the family's check
-    position is solved again and must give its shipped value bit for bit."""
+    values ship, with what their analysis reads (:func:`opening_states`; their turns are too
+    large to ship whole: a solver asked for more solves a shipped state's successors level by
+    level); on loading, the family's check position is solved again and must give its
+    shipped value bit for bit."""
     key = model.start_values_key()
     check = model.start_values_check()
     if key is None or check is None:
         return None
     return _load_starts(key, *check)
+
+
+def opening_states(model: TurnModel[Any]) -> list[Any]:
+    """What a start's analysis reads: the start, and behind each first draw that leads to a
+    choice (neither drawing nor stopping: Captain Seven's queen, to double the first card or
+    not) that choice and where each of its actions leads.  The draw-then-stop value takes
+    the best action there, which needs those values."""
+    from pushluck_teach.games.base import DRAW, STOP
+
+    start = model.start
+    found = [start]
+    for action in model.actions(start):
+        for _, nxt in model.transitions(start, action):
+            choices = model.actions(nxt)
+            if not choices or STOP in choices or DRAW in choices or nxt in found:
+                continue
+            found.append(nxt)
+            for choice in choices:
+                found.extend(after for _, after in model.transitions(nxt, choice)
+                             if model.actions(after) and after not in found)
+    return found
 
 
 def build_starts(model: TurnModel[Any]) -> dict[str, Any]:
@@ -175,8 +204,9 @@ def build_starts(model: TurnModel[Any]) -> dict[str, Any]:
     states, values = [], []
     for member in model.start_value_models():
         solver = TurnSolver(member, max_states=None, shipped=False)
-        states.append(member.start)
-        values.append(solver.value(member.start))
+        for state in opening_states(member):
+            states.append(state)
+            values.append(solver.value(state))
         del solver
     check_model, check_state = model.start_values_check()
     check_value = TurnSolver(check_model, max_states=None, shipped=False).value(check_state)
@@ -215,13 +245,16 @@ def main(argv: list[str]) -> None:
             model = model.table_model()
             path = cache.save(_cache_key(model, key), build(model), directory=cache.DATA_DIR)
             print(f"{spec.name}: {key} -> {path}")
-        family = model.start_value_models()
-        if family:
-            starts = family[0].start_values_key()
+        wanted = [a.removeprefix("--only=") for a in argv if a.startswith("--only=")]
+        for family in model.start_value_families():
+            starts = family.start_values_key()
             assert starts is not None
-            path = cache.save(_cache_key(family[0], starts), build_starts(family[0]),
+            if wanted and starts not in wanted:
+                continue
+            path = cache.save(_cache_key(family, starts), build_starts(family),
                               directory=cache.DATA_DIR)
-            print(f"{spec.name}: {starts} ({len(family)} starts) -> {path}", flush=True)
+            print(f"{spec.name}: {starts} ({len(family.start_value_models())} starts) -> {path}",
+                  flush=True)
 
 
 if __name__ == "__main__":

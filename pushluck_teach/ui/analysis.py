@@ -484,15 +484,17 @@ class AnalysisPanel(widgets.VBox):
             estimate = None
         begun = time.perf_counter()
         shown = [begun]
+        most = [0]  # the bar only grows (a later step, the distribution's walk, counts anew)
         self._show_progress(0, estimate, 0.0)
 
         def check(solved: int) -> None:
             if not self._task.is_latest(generation):
                 raise Cancelled("a newer position was asked for")
+            most[0] = max(most[0], solved)
             now = time.perf_counter()
             if now - shown[0] >= 0.25:
                 shown[0] = now
-                self._show_progress(solved, estimate, now - begun)
+                self._show_progress(most[0], estimate, now - begun)
 
         def work() -> tuple[PositionNumbers, Any]:
             with watching(check):
