@@ -303,6 +303,7 @@ class CaptainSevenLevels:
             numpy.int16)
         self._cards_high = sum((high >> _SHIFTS[c]) & _MASKS[c] for c in range(6, 11)).astype(
             numpy.int16)
+        self._last_kinds: tuple[Any, Any] = (None, None)
 
     def code(self, state: Any) -> int | None:
         return state if isinstance(state, int) else None
@@ -436,13 +437,20 @@ class CaptainSevenLevels:
 
     def _kinds(self, codes: Any) -> tuple[Any, Any, Any, Any, Any]:
         """Masks: pending jack choice, not started, draw-or-stash, jack decision, queen
-        choice (the branches of :meth:`CaptainSevenTurnModel.actions`)."""
+        choice (the branches of :meth:`CaptainSevenTurnModel.actions`).  The level solver asks
+        for the same array's masks once per action: the last answer is kept (with its array,
+        so a new array is never mistaken for it)."""
+        last_codes, last_kinds = self._last_kinds
+        if last_codes is codes:
+            return last_kinds
         pending = (codes & PENDING) != 0
         started = ~pending & ((codes & STARTED) != 0)
         last = (codes & HAS_LAST) != 0
         jack = ((codes >> _RELIC_SHIFT) & 3) == RELIC_JACK
-        return (pending, ~pending & ~started, started & ~last, started & last & jack,
-                started & last & ~jack)
+        kinds = (pending, ~pending & ~started, started & ~last, started & last & jack,
+                 started & last & ~jack)
+        self._last_kinds = (codes, kinds)  # one assignment: a reader on another thread sees
+        return kinds                        # the old pair or the new one, never half of each
 
     def stop_value(self, codes: Any) -> Any:
         np = self.np
@@ -451,33 +459,36 @@ class CaptainSevenLevels:
 
     def stop_is_optimal(self, codes: Any) -> Any:
         """:meth:`CaptainSevenTurnModel.stop_is_optimal`, row by row (same integers)."""
+        np = self.np
         total = codes >> _TOTAL_SHIFT
         pool = FULL_POOL - ((codes >> _OUTV_SHIFT) & 511)
         sevens_out = (codes >> 29) & 7
         catchers = 6 - sevens_out - ((codes >> 32) & 3)
         relic = (codes >> _RELIC_SHIFT) & 3
         rule = pool <= catchers * total  # no relic (or a king, or a spent one)
-        # Each relic's rule only where it is held (a level mostly holds one kind).
+        # Each relic's rule only where it is held (a level mostly holds one kind, or a relic
+        # and the states where it is spent).
         for kind in (RELIC_ACE, RELIC_QUEEN, RELIC_JACK):
             rows = relic == kind
-            if not rows.any():
+            held_rows = int(np.count_nonzero(rows))
+            if not held_rows:
                 continue
-            every = bool(rows.all())
-            part: Any = slice(None) if every else rows
-            t, p, c = total[part], pool[part], catchers[part]
+            every = held_rows == len(codes)
+            if kind == RELIC_JACK and not every:  # its rule needs the cards left: rows only
+                t, p, c = total[rows], pool[rows], catchers[rows]
+                n = DECK_SIZE - self._cards_out(codes[rows])
+                rule[rows] = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
+                continue
             if kind == RELIC_ACE:
-                held = 3 * p + 7 * (4 - sevens_out[part]) <= 2 * c * t
+                held = 3 * pool + 7 * (4 - sevens_out) <= 2 * catchers * total
             elif kind == RELIC_QUEEN:
-                held = 2 * p <= c * t
+                held = 2 * pool <= catchers * total
             else:
-                n = DECK_SIZE - self._cards_out(codes[part])  # cards left in the deck
+                n = DECK_SIZE - self._cards_out(codes)  # cards left in the deck
+                c, t, p = catchers, total, pool
                 held = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
-            if every:
-                rule = held
-            else:
-                rule[rows] = held
-        live = ((codes & PENDING) == 0) & ((codes & STARTED) != 0)
-        return live & rule
+            rule = held if every else np.where(rows, held, rule)
+        return ((codes & (PENDING | STARTED)) == STARTED) & rule  # live: started, not pending
 
     def transitions(self, codes: Any, action: str) -> tuple[Any, Any, Any]:
         np = self.np
