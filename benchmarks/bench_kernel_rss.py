@@ -123,29 +123,27 @@ def main(argv: list[str]) -> None:
 
 
 # The heaviest Captain Seven turns the page answers (bots never keep relics, so the plays above
-# meet them only by chance): the queen relic from the turn start (shipped), then after a first
-# card it does not double, and a jack after a first card.
-RELIC_TURNS = (("queen relic, turn start", {"relic": "Q"}),
-               ("jack relic after 5h", {"relic": "J", "drawn": "5h"}))
+# meet them only by chance): positions to the first card ship, so the queen after two cards it
+# keeps and the jack after two cards.  Each: a position, then the actions taken from it (the
+# first outcome that is not the turn's end each time), every position analysed.
+RELIC_TURNS = (("queen relic after 7h Ah, kept", {"relic": "Q", "drawn": "7h Ah"},
+                ("no-queen",)),
+               ("jack relic after 5h, then a card", {"relic": "J", "drawn": "5h"}, ("draw",)))
 
 
 def relic_turns() -> None:
-    """Analyse each of :data:`RELIC_TURNS` and the position after its first draw (and after
-    its first action there, at a choice that neither draws nor stops: the queen's, not doubled)
-    through the shared solver cache, as the Play page's analysis does."""
+    """Analyse each of :data:`RELIC_TURNS` along its actions through the shared solver cache,
+    as the Play page's analysis does."""
     spec = get_game("captain-seven")
     variant = spec.variant_cls(relics=True)
-    for label, position in RELIC_TURNS:
+    for label, position, actions in RELIC_TURNS:
         started, cpu = time.perf_counter(), time.process_time()
         model, state = spec.position(variant, **position)
         solver = turn.cached_solver(model)
         solver.analyse(state)
-        nxt = next(n for _, n in model.transitions(state, "draw") if model.actions(n))
-        solver.analyse(nxt)
-        choices = model.actions(nxt)
-        if "draw" not in choices and "stop" not in choices:
-            ((_, after),) = model.transitions(nxt, choices[0])
-            solver.analyse(after)
+        for action in actions:
+            state = next(n for _, n in model.transitions(state, action) if model.actions(n))
+            solver.analyse(state)
         gc.collect()
         print(f"{'captain-seven':<16}{label:<46}analysed   {time.process_time() - cpu:6.1f} s "
               f"cpu {time.perf_counter() - started:6.1f} s wall  RSS {rss_mb():5.0f} MB  peak "

@@ -27,10 +27,10 @@ allows (2-20 sides; 2, 6, 12 and 20 listed). The variant lab's built games: its 
 lab refuses larger rule mixes up front with their estimate,
 :data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
 is the one family where even mid-turn positions are huge; there the list holds the shallowest
-positions: the jack after a first card (a 5 and an ace: the two heaviest first cards), the
-queen after a first card it did not double ("kept": a 7 and an ace, the heaviest), and the
-positions whose values ship (``solve.turn_tables``: the time is the load and its check solve):
-the jack's and the queen's turn starts and the queen's choice after its first card. The last
+positions that are solved: the jack after two cards (5 9 and A 2: the heaviest first cards),
+the queen after two cards it did not double ("kept": 7 A and 7 2, the heaviest), and the
+shallower positions whose values ship (``solve.turn_tables``, every position to the first
+card: the time is the load and its check solve). The last
 field of a case marks positions the baseline is not run on (minutes and gigabytes for the
 plain recursion).
 Incan Gold's largest group position (round 5, all five artifacts in, three explorers) is
@@ -86,18 +86,24 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd"}, False),
     ("captain-seven", "jack relic, total 80", {"relics": True},
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d"}, True),
+    ("captain-seven", "queen relic after 7h Ah, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h Ah", "then": "no-queen"}, True),
+    ("captain-seven", "queen relic after 7h 2h, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h 2h", "then": "no-queen"}, True),
+    ("captain-seven", "jack relic after 5h 9h", {"relics": True},
+     {"relic": "J", "drawn": "5h 9h"}, True),
+    ("captain-seven", "jack relic after Ah 2h", {"relics": True},
+     {"relic": "J", "drawn": "Ah 2h"}, True),
+    ("captain-seven", "start, queen relic (shipped)", {"relics": True}, {"relic": "Q"}, True),
     ("captain-seven", "queen relic after 7h (shipped)", {"relics": True},
      {"relic": "Q", "drawn": "7h"}, True),
-    ("captain-seven", "queen relic after 7h, kept", {"relics": True},
+    ("captain-seven", "queen relic after 7h, kept (shipped)", {"relics": True},
      {"relic": "Q", "drawn": "7h", "then": "no-queen"}, True),
-    ("captain-seven", "queen relic after Ah, kept", {"relics": True},
-     {"relic": "Q", "drawn": "Ah", "then": "no-queen"}, True),
-    ("captain-seven", "start, queen relic (shipped)", {"relics": True}, {"relic": "Q"}, True),
-    ("captain-seven", "jack relic after 5h", {"relics": True},
-     {"relic": "J", "drawn": "5h"}, True),
-    ("captain-seven", "jack relic after Ah", {"relics": True},
-     {"relic": "J", "drawn": "Ah"}, True),
     ("captain-seven", "start, jack relic (shipped)", {"relics": True}, {"relic": "J"}, True),
+    ("captain-seven", "jack relic after 5h (shipped)", {"relics": True},
+     {"relic": "J", "drawn": "5h"}, True),
+    ("captain-seven", "jack relic after Ah (shipped)", {"relics": True},
+     {"relic": "J", "drawn": "Ah"}, True),
     ("incan-gold", "round 1 start", {}, {"round": 1}, False),
     ("incan-gold", "round 2 start", {}, {"round": 2}, False),
     ("incan-gold", "round 3 start", {}, {"round": 3}, False),
@@ -151,7 +157,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("custom", "preset pig", {"preset": "pig"}, {}, False),
 ]
 QUICK = {"start, d6", "start, no relic", "round 3 start", "start, high stakes",
-         "start, all options", "queen relic after 7h, kept"}
+         "start, all options", "queen relic after 7h Ah, kept"}
 
 
 def _rss_mb() -> float:

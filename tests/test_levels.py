@@ -253,7 +253,10 @@ def test_the_jack_start_is_refused_up_front_unless_its_value_ships() -> None:
 def test_the_jack_start_values_are_the_bellman_mean_of_the_first_cards() -> None:
     """The shipped value of the jack relic's turn start (built once, offline) is the mean of
     its first cards' values, each solved now level by level (2.7-2.8 million stored states
-    each), bit for bit."""
+    each), bit for bit; and every other value shipped for that start (the first cards and
+    what their analysis reads: the second cards, the jack's redraws) is the solve's too."""
+    from pushluck_teach.solve import turn_tables
+
     for removed in ("",):
         position: dict[str, Any] = {"relic": "J"} | ({"removed": removed} if removed else {})
         model, state = SPEC.position(CaptainSevenVariant(relics=True), **position)
@@ -264,13 +267,20 @@ def test_the_jack_start_values_are_the_bellman_mean_of_the_first_cards() -> None
             acc += weight * solver.value(nxt)
             total += weight
         assert acc / total == shipped, removed
+        table = turn_tables.shipped_start_values(model)
+        assert table is not None
+        opening = turn_tables.opening_states(model)
+        assert len(opening) > 400
+        for known in opening[1:]:
+            assert solver.value(known) == table.find_value(known), (removed, known)
 
 
 @pytest.mark.slow
 def test_the_queen_start_values_are_a_fresh_solve_of_every_start() -> None:
-    """Every value the queen's start-values table ships (ten turn starts, each with its
-    choices after the first card and their outcomes) is what a solve from scratch gives
-    now, level by level from that start (2.06 million stored states each), bit for bit."""
+    """Every value the queen's start-values table ships (ten turn starts, each to its second
+    card: the choices to double a card or not and their outcomes) is what a solve from
+    scratch gives now, level by level from that start (2.06 million stored states each),
+    bit for bit."""
     from pushluck_teach.solve import turn_tables
 
     model, _ = SPEC.position(CaptainSevenVariant(relics=True), relic="Q")
@@ -283,28 +293,34 @@ def test_the_queen_start_values_are_a_fresh_solve_of_every_start() -> None:
             assert solver.value(state) == table.find_value(state), (member.out, state)
             shipped += 1
         del solver
-    assert shipped == len(table.states) == 310
+    assert shipped == len(table.states) > 2_500  # each start to its second card
 
 
-def test_the_queen_start_and_its_first_choice_answer_from_shipped_values() -> None:
-    """The queen's turn start and its choice after a first card are answered from the shipped
-    start values without a solve; the position after the choice (the card not doubled) needs
-    its successors, which are solved from there level by level, not under the recursion.
-    Every answer is a solve from scratch's."""
+def test_the_queen_start_and_its_first_card_answer_from_shipped_values() -> None:
+    """The queen's turn start, its choice after a first ace, the position after keeping the
+    ace and the choice after a second card are answered from the shipped start values without
+    a solve; the position after keeping the second card needs its successors, which are
+    solved from there level by level, not under the recursion.  Every answer is a solve from
+    scratch's."""
     model, start = SPEC.position(CaptainSevenVariant(relics=True), relic="Q")
     solver = TurnSolver(model)
     assert solver.analyse(start).best_action == "draw"  # its value: the slow test above
     choice = next(nxt for _, nxt in model.transitions(start, "draw")
                   if model.actions(nxt) == ("no-queen", "relic:queen"))
     assert model.turn_total(choice) == 1  # a first ace
-    analysis = solver.analyse(choice)
-    assert solver.states_solved() == solver.states_seeded()  # nothing solved
-    assert analysis == TurnSolver(model, shipped=False).analyse(choice)
     ((_, kept),) = model.transitions(choice, "no-queen")
-    analysis = solver.analyse(kept)
+    second = next(nxt for _, nxt in model.transitions(kept, "draw")
+                  if model.actions(nxt) == ("no-queen", "relic:queen"))
+    assert model.turn_total(second) == 2  # a second ace
+    for position in (choice, kept, second):
+        analysis = solver.analyse(position)
+        assert solver.states_solved() - solver.states_seeded() < 10  # nothing solved
+        assert analysis == TurnSolver(model, shipped=False).analyse(position)
+    ((_, kept_again),) = model.transitions(second, "no-queen")
+    analysis = solver.analyse(kept_again)
     assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001 - a level solve
-    assert 300_000 < solver.states_solved() - solver.states_seeded() < 500_000
-    assert analysis == TurnSolver(model, shipped=False).analyse(kept)
+    assert 100_000 < solver.states_solved() - solver.states_seeded() < 500_000
+    assert analysis == TurnSolver(model, shipped=False).analyse(kept_again)
 
 
 def test_a_newer_click_cancels_a_level_solve_between_levels() -> None:

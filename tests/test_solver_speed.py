@@ -205,7 +205,7 @@ def test_estimates_are_within_a_factor_three_of_measured_solves() -> None:
              (spec.variant_cls(relics=True), {"relic": "Q", "drawn": "Kh Kd Ks Kc Jh"})]
     for variant, position in cases:
         model, state = spec.position(variant, **position)
-        solver = TurnSolver(model, levels=False)  # the recursion's count (stops included)
+        solver = TurnSolver(model, levels=False, shipped=False)  # the recursion's count
         solver.value(state)
         estimate = model.estimated_states(state)
         assert estimate is not None

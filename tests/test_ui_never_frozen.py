@@ -88,13 +88,13 @@ def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() ->
 
 
 @pytest.mark.slow
-def test_a_relic_turn_after_its_first_card_is_solved_in_the_worker_with_a_growing_bar() -> None:
-    """A jack relic after a first 5 (about 2.7 million stored states, seconds of work: refused
-    before its choices were inline): the cheap numbers at once, then a bar that only grows,
+def test_a_relic_turn_after_two_cards_is_solved_in_the_worker_with_a_growing_bar() -> None:
+    """A jack relic after a 5 and a 9 (about 1.9 million stored states, seconds of work;
+    positions to the first card ship): the cheap numbers at once, then a bar that only grows,
     sized by what the level solve stores, and the values of a separate solver."""
     clear_solver_cache()
     spec = get_game("captain-seven")
-    model, state = spec.position(spec.variant_cls(relics=True), relic="J", drawn="5h")
+    model, state = spec.position(spec.variant_cls(relics=True), relic="J", drawn="5h 9h")
     panel = AnalysisPanel()
     panel.show(model, state)
     assert panel.computing and panel.progress_box.layout.display == "flex"

@@ -394,6 +394,11 @@ class TurnModel(ABC, Generic[State]):
         """The models whose starts :meth:`start_values_key`'s table holds (for its build)."""
         return ()
 
+    def start_values_draws(self) -> int:
+        """How far into the turn the start-values table reaches: the positions within this
+        many draws less one are answered from it (``solve.turn_tables.opening_states``)."""
+        return 1
+
     def start_value_families(self) -> Sequence[TurnModel[Any]]:
         """One model of each family of starts this game ships values for (for the build:
         each one's :meth:`start_values_key` names a table).  ``()`` (the default): none."""

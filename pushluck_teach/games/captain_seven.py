@@ -862,6 +862,12 @@ class CaptainSevenTurnModel(TurnModel[int]):
         (:meth:`start_value_models`)."""
         return _START_VALUE_KEYS.get(self.relic or "")
 
+    def start_values_draws(self) -> int:
+        """The start and every first card are answered from the table (the first card's
+        analysis reads the second card's values: about 440 states a start for the jack, 280 for the
+        queen); from the second card on a position is solved."""
+        return 2
+
     def start_value_families(self) -> tuple[CaptainSevenTurnModel, ...]:
         """One model per relic whose turn starts ship their values (the jack, the queen)."""
         variant = CaptainSevenVariant(relics=True)

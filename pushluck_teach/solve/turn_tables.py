@@ -174,24 +174,33 @@ def shipped_start_values(model: TurnModel[Any]) -> ShippedTable | None:
 
 
 def opening_states(model: TurnModel[Any]) -> list[Any]:
-    """What a start's analysis reads: the start, and behind each first draw that leads to a
-    choice (neither drawing nor stopping: Captain Seven's queen, to double the first card or
-    not) that choice and where each of its actions leads.  The draw-then-stop value takes
-    the best action there, which needs those values."""
+    """What the analysis of the start and of every position within
+    ``model.start_values_draws() - 1`` draws of it reads: the outcomes of each action but
+    stopping, and behind an outcome that is a choice (neither drawing nor stopping: Captain
+    Seven's queen, to double the card or not; the jack's, after a catching card) where each of
+    its actions leads.  Those outcomes are the positions of the next draw."""
     from pushluck_teach.games.base import DRAW, STOP
 
-    start = model.start
-    found = [start]
-    for action in model.actions(start):
-        for _, nxt in model.transitions(start, action):
-            choices = model.actions(nxt)
-            if not choices or STOP in choices or DRAW in choices or nxt in found:
-                continue
-            found.append(nxt)
-            for choice in choices:
-                found.extend(after for _, after in model.transitions(nxt, choice)
-                             if model.actions(after) and after not in found)
-    return found
+    found: dict[Any, None] = {model.start: None}
+    positions = [model.start]
+    for _ in range(model.start_values_draws()):
+        reached: list[Any] = []
+        for position in positions:
+            for action in model.actions(position):
+                if action == STOP:
+                    continue
+                for _, nxt in model.transitions(position, action):
+                    choices = model.actions(nxt)
+                    if not choices:
+                        continue
+                    reached.append(nxt)
+                    if STOP not in choices and DRAW not in choices:
+                        reached.extend(after for choice in choices
+                                       for _, after in model.transitions(nxt, choice)
+                                       if model.actions(after))
+        positions = [state for state in dict.fromkeys(reached) if state not in found]
+        found.update(dict.fromkeys(positions))
+    return list(found)
 
 
 def build_starts(model: TurnModel[Any]) -> dict[str, Any]:
