@@ -10,6 +10,7 @@ in the kernel.  Run: ``.venv/bin/python benchmarks/bench_ui_kernel.py [game ...]
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -126,8 +127,10 @@ def bench(games: list[str] | None = None, *, seed: int = 7, max_clicks: int = 12
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    bench(args or None, report=True)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", help="registered game names (default: every game)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    bench(args.games or None, report=True)
     return 0
 
 
