@@ -144,9 +144,16 @@ class VoilaServer:
 
 
 def stop_and_check_log(server: VoilaServer) -> None:
-    """Stop the server; fail if its log holds a traceback or an ERROR line."""
+    """Stop the server; fail if its log holds a traceback or an ERROR line.  One exception:
+    written while the server shuts down, the KeyboardInterrupt of a (warm pool) kernel that
+    was still importing ipykernel when the shutdown stopped it (seen once in CI)."""
+    before = len(server.log_problems())
     server.stop()
     problems = server.log_problems()
+    problems = problems[:before] + [
+        problem for problem in problems[before:]
+        if not (problem.endswith("KeyboardInterrupt") and "ipykernel_launcher.py" in problem
+                and "Kernel shutdown" in problem)]
     assert problems == [], f"the server's log ({server.log_path.name}): {problems[:5]}"
 
 
