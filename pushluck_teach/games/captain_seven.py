@@ -474,19 +474,20 @@ class CaptainSevenLevels:
             if not held_rows:
                 continue
             every = held_rows == len(codes)
-            if kind == RELIC_JACK and not every:  # its rule needs the cards left: rows only
-                t, p, c = total[rows], pool[rows], catchers[rows]
-                n = DECK_SIZE - self._cards_out(codes[rows])
-                rule[rows] = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
+            if kind == RELIC_JACK:  # its rule needs the cards left: on its rows only
+                part: Any = slice(None) if every else rows
+                t, p, c = total[part], pool[part], catchers[part]
+                n = DECK_SIZE - self._cards_out(codes[part])
+                held = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
+                if every:
+                    rule = held
+                else:
+                    rule[rows] = held
                 continue
             if kind == RELIC_ACE:
                 held = 3 * pool + 7 * (4 - sevens_out) <= 2 * catchers * total
-            elif kind == RELIC_QUEEN:
-                held = 2 * pool <= catchers * total
             else:
-                n = DECK_SIZE - self._cards_out(codes)  # cards left in the deck
-                c, t, p = catchers, total, pool
-                held = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
+                held = 2 * pool <= catchers * total  # the queen
             rule = held if every else np.where(rows, held, rule)
         return ((codes & (PENDING | STARTED)) == STARTED) & rule  # live: started, not pending
 

@@ -841,14 +841,14 @@ class TurnSolver(Generic[S]):
         outcome may hold more than the payoff: the allies kept, say); the result is then
         ``{label: probability}`` in the order first reached."""
         state = self.model.start if state is None else state
-        if max_states is not None and policy is None:
+        if policy is None and state in self._open:  # the whole turn from here, in one solve
+            self._solve_open(state)  # (refused up front like the check below)
+        elif max_states is not None and policy is None:
             # over the solver's budget (its value from a start table): the optimal policy
             # would need the whole turn solved
             refusal = self._over_budget(state)[1]
             if refusal is not None:
                 raise refusal
-        if policy is None and state in self._open:  # the whole turn from here, in one solve
-            self._solve_open(state)
         choose = policy or self.best_action
         model = self.model
         graph = policy_graph(model, state, choose, max_states=max_states)
