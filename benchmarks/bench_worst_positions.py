@@ -28,9 +28,10 @@ lab refuses larger rule mixes up front with their estimate,
 :data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
 is the one family where even mid-turn positions are huge; there the list holds the shallowest
 positions that are solved: the jack after two cards (5 9 and A 2: the heaviest first cards),
-the queen after two cards it did not double ("kept": 7 A and 7 2, the heaviest), and the
-shallower positions whose values ship (``solve.turn_tables``, every position to the first
-card: the time is the load and its check solve). The last
+the queen after three cards it did not double ("kept": 7 A 2 and 7 2 3, the heaviest of all
+three-card positions by the model's own state estimate), and the shallower positions whose
+values ship (``solve.turn_tables``: the jack's to its first card, the queen's to its second;
+the time is the load and its check solve). The last
 field of a case marks positions the baseline is not run on (minutes and gigabytes for the
 plain recursion).
 Incan Gold's largest group position (round 5, all five artifacts in, three explorers) is
@@ -57,6 +58,7 @@ Run:  .venv/bin/python benchmarks/bench_worst_positions.py [--quick] [--no-basel
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -86,10 +88,10 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd"}, False),
     ("captain-seven", "jack relic, total 80", {"relics": True},
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d"}, True),
-    ("captain-seven", "queen relic after 7h Ah, kept", {"relics": True},
-     {"relic": "Q", "drawn": "7h Ah", "then": "no-queen"}, True),
-    ("captain-seven", "queen relic after 7h 2h, kept", {"relics": True},
-     {"relic": "Q", "drawn": "7h 2h", "then": "no-queen"}, True),
+    ("captain-seven", "queen after 7h Ah 2h, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h Ah 2h", "then": "no-queen"}, True),
+    ("captain-seven", "queen after 7h 2h 3h, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h 2h 3h", "then": "no-queen"}, True),
     ("captain-seven", "jack relic after 5h 9h", {"relics": True},
      {"relic": "J", "drawn": "5h 9h"}, True),
     ("captain-seven", "jack relic after Ah 2h", {"relics": True},
@@ -99,6 +101,8 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "Q", "drawn": "7h"}, True),
     ("captain-seven", "queen relic after 7h, kept (shipped)", {"relics": True},
      {"relic": "Q", "drawn": "7h", "then": "no-queen"}, True),
+    ("captain-seven", "queen after 7h Ah, kept (shipped)", {"relics": True},
+     {"relic": "Q", "drawn": "7h Ah", "then": "no-queen"}, True),
     ("captain-seven", "start, jack relic (shipped)", {"relics": True}, {"relic": "J"}, True),
     ("captain-seven", "jack relic after 5h (shipped)", {"relics": True},
      {"relic": "J", "drawn": "5h"}, True),
@@ -157,7 +161,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("custom", "preset pig", {"preset": "pig"}, {}, False),
 ]
 QUICK = {"start, d6", "start, no relic", "round 3 start", "start, high stakes",
-         "start, all options", "queen relic after 7h Ah, kept"}
+         "start, all options", "queen after 7h Ah 2h, kept"}
 
 
 def _rss_mb() -> float:
@@ -260,9 +264,20 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--one"]:
         print(json.dumps(measure_one(int(argv[1]), argv[2], argv[3] == "1")))
         return
-    quick = "--quick" in argv
-    baseline = "--no-baseline" not in argv
-    games = [a for a in argv if not a.startswith("--")]
+    parser = argparse.ArgumentParser(
+        description="Worst float and exact analysis time per game over its hardest positions, "
+                    "beside the baseline recursion (issue 9).")
+    known = sorted({case[0] for case in CASES})
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"only these games (default: every game): {', '.join(known)}")
+    parser.add_argument("--quick", action="store_true", help="one position per game")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the baseline recursion (its figures print as nan)")
+    args = parser.parse_args(argv)
+    quick, baseline, games = args.quick, not args.no_baseline, args.games
+    unknown = [game for game in games if game not in known]
+    if unknown:  # (argparse's choices refuse an empty list of positional arguments)
+        parser.error(f"unknown game {unknown[0]!r}; choose from {', '.join(known)}")
     rows = []
     print(f"{'game':<16}{'position':<34}{'mode':<6}{'states':>9}{'new s':>8}{'wall s':>8}"
           f"{'next ms':>8}{'MB':>6}{'base s':>8}{'base MB':>8}{'speed-up':>9}")
