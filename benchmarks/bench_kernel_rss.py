@@ -124,10 +124,10 @@ def main(argv: list[str]) -> None:
 
 # The heaviest Captain Seven turns the page answers (bots never keep relics, so the plays above
 # meet them only by chance): the jack's positions to the first card ship and the queen's to
-# the second, so the queen after three cards it keeps and the jack after two cards.  Each: a
+# the third, so the queen after four cards it keeps and the jack after two cards.  Each: a
 # position, then the actions taken from it (the first outcome that is not the turn's end each
 # time), every position analysed.
-RELIC_TURNS = (("queen relic after 7h Ah 2h, kept", {"relic": "Q", "drawn": "7h Ah 2h"},
+RELIC_TURNS = (("queen relic after 7h Ah 2h 3h, kept", {"relic": "Q", "drawn": "7h Ah 2h 3h"},
                 ("no-queen",)),
                ("jack relic after 5h, then a card", {"relic": "J", "drawn": "5h"}, ("draw",)))
 

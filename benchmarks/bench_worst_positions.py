@@ -28,9 +28,9 @@ lab refuses larger rule mixes up front with their estimate,
 :data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
 is the one family where even mid-turn positions are huge; there the list holds the shallowest
 positions that are solved: the jack after two cards (5 9 and A 2: the heaviest first cards),
-the queen after three cards it did not double ("kept": 7 A 2 and 7 2 3, the heaviest of all
-three-card positions by the model's own state estimate), and the shallower positions whose
-values ship (``solve.turn_tables``: the jack's to its first card, the queen's to its second;
+the queen after four cards it did not double ("kept": 7 A 2 3 and 7 A A 2, the heaviest of
+all four-card positions by the model's own state estimate), and the shallower positions whose
+values ship (``solve.turn_tables``: the jack's to its first card, the queen's to its third;
 the time is the load and its check solve). The last
 field of a case marks positions the baseline is not run on (minutes and gigabytes for the
 plain recursion).
@@ -88,10 +88,10 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd"}, False),
     ("captain-seven", "jack relic, total 80", {"relics": True},
      {"relic": "J", "drawn": "Kh Kd Ks Kc Jh Jd 10h 10d"}, True),
-    ("captain-seven", "queen after 7h Ah 2h, kept", {"relics": True},
-     {"relic": "Q", "drawn": "7h Ah 2h", "then": "no-queen"}, True),
-    ("captain-seven", "queen after 7h 2h 3h, kept", {"relics": True},
-     {"relic": "Q", "drawn": "7h 2h 3h", "then": "no-queen"}, True),
+    ("captain-seven", "queen after 7h Ah 2h 3h, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h Ah 2h 3h", "then": "no-queen"}, True),
+    ("captain-seven", "queen after 7h Ah Ad 2h, kept", {"relics": True},
+     {"relic": "Q", "drawn": "7h Ah Ad 2h", "then": "no-queen"}, True),
     ("captain-seven", "jack relic after 5h 9h", {"relics": True},
      {"relic": "J", "drawn": "5h 9h"}, True),
     ("captain-seven", "jack relic after Ah 2h", {"relics": True},
@@ -103,6 +103,8 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"relic": "Q", "drawn": "7h", "then": "no-queen"}, True),
     ("captain-seven", "queen after 7h Ah, kept (shipped)", {"relics": True},
      {"relic": "Q", "drawn": "7h Ah", "then": "no-queen"}, True),
+    ("captain-seven", "queen after 7h Ah 2h, kept (shipped)", {"relics": True},
+     {"relic": "Q", "drawn": "7h Ah 2h", "then": "no-queen"}, True),
     ("captain-seven", "start, jack relic (shipped)", {"relics": True}, {"relic": "J"}, True),
     ("captain-seven", "jack relic after 5h (shipped)", {"relics": True},
      {"relic": "J", "drawn": "5h"}, True),
@@ -161,7 +163,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("custom", "preset pig", {"preset": "pig"}, {}, False),
 ]
 QUICK = {"start, d6", "start, no relic", "round 3 start", "start, high stakes",
-         "start, all options", "queen after 7h Ah 2h, kept"}
+         "start, all options", "queen after 7h Ah 2h 3h, kept"}
 
 
 def _rss_mb() -> float:
@@ -184,13 +186,15 @@ def _lands_turn_start(variant: Any, may_declare: int | None = None, allies: int 
                                          score=may_declare)
 
 
-def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
-    """One cold analysis (in this process): seconds, states, peak memory, the answer."""
+def measure_one(game_label: str, solver_kind: str, exact: bool) -> dict[str, Any]:
+    """One cold analysis (in this process) of the case ``game/label``: seconds, states, peak
+    memory, the answer."""
     sys.path.insert(0, str(HERE))
     from pushluck_teach.games import get_game
     from pushluck_teach.games.base import PositionError
 
-    game, _, options, position, _ = CASES[index]
+    (game, _, options, position, _), = (case for case in CASES
+                                        if f"{case[0]}/{case[1]}" == game_label)
     spec = get_game(game)
     if options.get("cursed_idol") == "all":
         from pushluck_teach.games.lands_uncharted import CURSED_NAMES
@@ -248,8 +252,9 @@ def measure_one(index: int, solver_kind: str, exact: bool) -> dict[str, Any]:
     return result
 
 
-def run_isolated(index: int, solver_kind: str, exact: bool, timeout: float) -> dict[str, Any]:
-    command = [sys.executable, __file__, "--one", str(index), solver_kind, str(int(exact))]
+def run_isolated(game_label: str, solver_kind: str, exact: bool, timeout: float
+                 ) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--one", game_label, solver_kind, str(int(exact))]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                               check=False)
@@ -262,7 +267,7 @@ def run_isolated(index: int, solver_kind: str, exact: bool, timeout: float) -> d
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["--one"]:
-        print(json.dumps(measure_one(int(argv[1]), argv[2], argv[3] == "1")))
+        print(json.dumps(measure_one(argv[1], argv[2], argv[3] == "1")))
         return
     parser = argparse.ArgumentParser(
         description="Worst float and exact analysis time per game over its hardest positions, "
@@ -279,14 +284,14 @@ def main(argv: list[str]) -> None:
     if unknown:  # (argparse's choices refuse an empty list of positional arguments)
         parser.error(f"unknown game {unknown[0]!r}; choose from {', '.join(known)}")
     rows = []
-    print(f"{'game':<16}{'position':<34}{'mode':<6}{'states':>9}{'new s':>8}{'wall s':>8}"
+    print(f"{'game':<16}{'position':<38}{'mode':<6}{'states':>9}{'new s':>8}{'wall s':>8}"
           f"{'next ms':>8}{'MB':>6}{'base s':>8}{'base MB':>8}{'speed-up':>9}")
-    for index, (game, label, _, _, refused) in enumerate(CASES):
+    for game, label, _, _, refused in CASES:
         if (games and game not in games) or (quick and label not in QUICK):
             continue
         for exact in (False, True):
-            new = run_isolated(index, "new", exact, timeout=300)
-            base = (run_isolated(index, "baseline", exact, timeout=300)
+            new = run_isolated(f"{game}/{label}", "new", exact, timeout=300)
+            base = (run_isolated(f"{game}/{label}", "baseline", exact, timeout=300)
                     if baseline and not refused else {})
             if "answer" in new and "answer" in base and new["answer"] != base["answer"]:
                 raise SystemExit(f"{game} {label}: the solvers disagree")
@@ -296,11 +301,11 @@ def main(argv: list[str]) -> None:
             new_s = new.get("seconds", float("nan"))
             base_s = base.get("seconds", float("nan"))
             note = " refused" if "refused" in new else ""
-            print(f"{game:<16}{label:<34}{mode:<6}{new.get('states', 0):>9}{new_s:>8.3f}"
+            print(f"{game:<16}{label:<38}{mode:<6}{new.get('states', 0):>9}{new_s:>8.3f}"
                   f"{new.get('wall', float('nan')):>8.3f}"
                   f"{1000 * new.get('next_cpu', float('nan')):>8.1f}{new.get('peak_mb', 0):>6.0f}"
                   f"{base_s:>8.3f}{base.get('peak_mb', float('nan')):>8.0f}"
-                  f"{base_s / new_s if base and new_s else float('nan'):>9.2f}{note}",
+                  f"{base_s / new_s if base and new_s and not note else float('nan'):>9.2f}{note}",
                   flush=True)
             if "refused" in new:
                 print(f"{'':<16}  -> {new['refused']}")

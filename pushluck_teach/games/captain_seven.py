@@ -188,9 +188,9 @@ RELIC_RANKS = ("A", "J", "Q", "K")
 
 # Relics whose turn starts ship their float values (``solve.turn_tables``), and the deep
 # position of each family solved again when its table is loaded.
-_START_VALUE_KEYS = {"J": "jack-relic-turn-starts-v1", "Q": "queen-relic-turn-starts-v2"}
+_START_VALUE_KEYS = {"J": "jack-relic-turn-starts-v1", "Q": "queen-relic-turn-starts-v3"}
 # How many draws into the turn each table reaches (``TurnModel.start_values_draws``).
-_START_VALUE_DRAWS = {"J": 2, "Q": 3}
+_START_VALUE_DRAWS = {"J": 2, "Q": 4}
 _START_VALUE_CHECKS = {"J": "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd", "Q": "Kh Kd Ks Kc"}
 
 _DRAW_STOP = (DRAW, STOP)
@@ -870,10 +870,10 @@ class CaptainSevenTurnModel(TurnModel[int]):
         card's analysis reads the second card's values: about 440 states a start); from the
         second card on a position is solved (1.5-2.1 million stored states, 3-5 s: the jack's
         turns stay deep, so a deeper table would not bring it under a second).  The queen:
-        the start and every position to the second card (its analysis reads the third card's
-        values: about 2,900 states a start); from the third card on a position is solved
-        (at most 0.37 million stored states, under 0.7 s; after two cards it was 0.5 million
-        and 1.1-1.2 s)."""
+        the start and every position to the third card (its analysis reads the fourth card's
+        values: about 6,300 states a start); from the fourth card on a position is solved
+        (at most 0.33 million stored states, 0.4-0.7 s; after two cards it was 0.5 million
+        and 1.0-1.2 s, after three 0.38 million and 0.5-1.0 s)."""
         return _START_VALUE_DRAWS.get(self.relic or "", 1)
 
     def start_value_families(self) -> tuple[CaptainSevenTurnModel, ...]:
