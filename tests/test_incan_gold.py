@@ -532,3 +532,39 @@ def test_estimated_states_is_the_right_size() -> None:
         solver.value(state)
         assert model.estimated_states(state) / 8 <= solver.states_solved() \
             <= 8 * model.estimated_states(state)
+
+
+def test_a_level_solve_in_company_is_sized_by_its_own_share_of_the_estimate() -> None:
+    """Float mode's level solve with others inside is sized (progress, refusal up front) at
+    ``GROUP_LEVEL_SHARE`` of the model's estimate, which the recursion and exact mode keep;
+    alone, the two are the same.  Four different thresholds after a first A♦: refused up
+    front in exact mode (its memo's budget), and within the level budget in float mode."""
+    from pushluck_teach.games.incan_gold import GROUP_LEVEL_SHARE
+    from pushluck_teach.solve.levels import LEVEL_MAX_STATES
+    from pushluck_teach.solve.turn import TooManyStates
+
+    model, state = incan_gold_position(V, drawn="Ad", others="4,8,12,16")
+    estimate = model.estimated_states(state)
+    assert TurnSolver(model).estimated_states(state) == int(estimate * GROUP_LEVEL_SHARE)
+    assert int(estimate * GROUP_LEVEL_SHARE) < LEVEL_MAX_STATES < estimate
+    with pytest.raises(TooManyStates, match="exact mode"):
+        TurnSolver(model, exact=True).analyse(state)
+    solo, alone = incan_gold_position(V, round=3)
+    assert TurnSolver(solo).estimated_states(alone) == solo.estimated_states(alone)
+
+
+@pytest.mark.slow
+def test_four_different_thresholds_are_answered_in_float_mode() -> None:
+    """Refused up front before (its estimate, 6.3 million states, over the 5 million of the
+    level budget): the level solve stores 3.07 million (about 4.5 s), so its share of the
+    estimate was too high.  The value is the Bellman equation over the first flip, each next
+    state read from the solved table, and the stored states are the share measured."""
+    model, state = incan_gold_position(V, drawn="Ad", others="4,8,12,16")
+    solver = TurnSolver(model)
+    analysis = solver.analyse(state)
+    stored = solver.states_solved()
+    assert 0.5 < stored / solver.estimated_states(state) < 1.0
+    pairs = model.transitions(state, DRAW)
+    mean = sum(w * solver.value(nxt) for w, nxt in pairs) / sum(w for w, _ in pairs)
+    assert abs(max(mean, analysis.ev_stop) - analysis.ev_optimal) < 1e-9
+    assert solver.states_solved() == stored  # read from the table, nothing solved again

@@ -394,6 +394,21 @@ def test_seats_traits_and_buttons() -> None:
     assert table.message_is_error and "wizard" in table.message and table.seats == ("human",)
 
 
+def test_seats_the_rules_cannot_seat_are_refused_and_the_game_stays() -> None:
+    """Hit List's Lone Gunman rules are for one player: asking for two seats then is refused
+    with the rules' one-line reason, and the seats, their widgets and the game in progress
+    (a card drawn) stay as they were (found by the table fuzz: the game was lost)."""
+    table = GameTable("hit-list", seats=("human",), seed=115, coach="off", background=False)
+    table.options = dict(table.spec.presets["lone-gunman"].options())
+    table.act(DRAW)
+    engine, log = table.engine, len(table.engine.log)
+    table.seats = ("human", "human")
+    assert table.message_is_error and "one player" in table.message
+    assert table.seats == ("human",) and len(table.seat_box.children) == 1
+    assert table.engine is engine and len(engine.log) == log
+    assert not table.action_buttons[DRAW].disabled or engine.is_over
+
+
 def test_game_trait_switches_games_and_rejects_unknown_names() -> None:
     table = GameTable("pig", seats=("human",), coach="off")
     table.game = "hit-list"

@@ -484,7 +484,7 @@ class IncanGoldTurnModel(TurnModel[IGState]):
 
     def level_graph(self) -> IncanGoldLevelGraph | None:
         """The round on arrays for the level-by-level solver (``None`` without NumPy)."""
-        return _level_graph(self._cache, self.deck, ())
+        return _level_graph(self._cache, self.deck, (), self)
 
     def estimated_states(self, state: IGState) -> int | None:
         """About how many states a solve from ``state`` reaches (:func:`estimate_states`)."""
@@ -702,7 +702,7 @@ class IncanGoldGroupModel(TurnModel[IGState]):
 
     def level_graph(self) -> IncanGoldLevelGraph | None:
         """The round on arrays for the level-by-level solver (``None`` without NumPy)."""
-        return _level_graph(self._solo._cache, self.deck, self.others)
+        return _level_graph(self._solo._cache, self.deck, self.others, self._solo)
 
     def estimated_states(self, state: IGState) -> int | None:
         """About how many states a solve from ``state`` reaches (:func:`estimate_states`)."""
@@ -774,6 +774,18 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
     return tuple(found)
 
 
+#: A level solve of a position with other explorers inside stores about this share of
+#: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured,
+#: issue 9): others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
+#: 12, 16: 0.49; seven from 1-7: 0.53, 2-14: 0.43; 3-11 by twos: 0.61; round 2 with 3-12 by
+#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99.  At 5/8 the
+#: level budget's refusal up front stops none of those that fit in it (4, 8, 12, 16: 3.07
+#: million stored, 4.6 s; round 3 with 5 and 10: 3.47 million, 4.1 s) and none of those that
+#: do not fit is attempted.  Thresholds the remaining gems seldom reach store far fewer
+#: (3-21 by threes: 0.17; 6-18 by twos: 0.01), which the estimate does not see.
+GROUP_LEVEL_SHARE = 5 / 8
+
+
 def _field(codes: Any, name: str) -> Any:
     return codes >> _SHIFT[name] & ((1 << _WIDTH[name]) - 1)
 
@@ -791,11 +803,13 @@ class IncanGoldLevelGraph:
 
     actions = (STOP, DRAW)
 
-    def __init__(self, deck: RoundDeck, others: tuple[int, ...] = ()) -> None:
+    def __init__(self, deck: RoundDeck, others: tuple[int, ...] = (), *,
+                 solo: IncanGoldTurnModel | None = None) -> None:
         import numpy as np
 
         self.deck = deck
         self.others = others
+        self._solo = solo  # the round's solo model: its deck summaries size the estimate
         self.structs = reachable_structs(trap_structure(deck.traps, 0))
         self.struct_id = {s: i for i, s in enumerate(self.structs)}
         moves = [struct_moves(s) for s in self.structs]
@@ -827,6 +841,19 @@ class IncanGoldLevelGraph:
         self._treasure_shift = [
             (gems // ks << _SHIFT["carried"]) + (gems % ks << _SHIFT["path"]) - POW3[i]
             for i, gems in enumerate(GEMS)]
+
+    def estimated_states(self, state: IGState) -> int | None:
+        """About how many states a level solve from ``state`` stores: :func:`estimate_states`,
+        times :data:`GROUP_LEVEL_SHARE` while other explorers are inside.  (That estimate
+        sizes the recursion's memo, exact mode's above all, and stays as it is.)  ``None``
+        without the round's solo model: no estimate, the solve's own count decides."""
+        if self._solo is None:
+            return None
+        estimate = estimate_states(self._solo, state, self.others)
+        if estimate is None or state[0] == "end" or len(state) == 5 or not self.others:
+            return estimate
+        inside = state[5] if state[0] == "in" else 1
+        return max(1, int(estimate * GROUP_LEVEL_SHARE)) if inside else estimate
 
     # ---- codes ---------------------------------------------------------------------------
     def code(self, state: IGState) -> int | None:
@@ -999,13 +1026,13 @@ class IncanGoldLevelGraph:
         return np.ones(len(codes), bool), weights.T, nxt.T
 
 
-def _level_graph(cache: dict[Any, Any], deck: RoundDeck,
-                 others: tuple[int, ...]) -> IncanGoldLevelGraph | None:
+def _level_graph(cache: dict[Any, Any], deck: RoundDeck, others: tuple[int, ...],
+                 solo: IncanGoldTurnModel) -> IncanGoldLevelGraph | None:
     """The level graph of ``deck`` with ``others``, built once per model."""
     key = ("graph", others)
     if key not in cache:
         try:
-            cache[key] = IncanGoldLevelGraph(deck, others)
+            cache[key] = IncanGoldLevelGraph(deck, others, solo=solo)
         except ImportError:  # pragma: no cover - the in-browser build may lack NumPy
             cache[key] = None
     return cache[key]

@@ -449,7 +449,19 @@ class GameTable(widgets.VBox):
             self.seats = seats
             self._syncing = False
         self._sync_seat_widgets()
-        self._guarded(self._new_game)()
+        self._guarded(self._new_game_or_old_seats)(change["old"])
+
+    def _new_game_or_old_seats(self, old: tuple[str, ...]) -> None:
+        """A new game for the new seats; seats the rules cannot start a game with (Hit List's
+        solo rules: one player) are refused and the seats and the game in progress stay."""
+        try:
+            self._new_game()
+        except (RulesError, CardError, ValueError):
+            self._syncing = True
+            self.seats = old
+            self._syncing = False
+            self._sync_seat_widgets()
+            raise
 
     @observe("options")
     def _options_changed(self, change: Any) -> None:
@@ -830,18 +842,18 @@ class GameTable(widgets.VBox):
         self._guarded(self._new_game)()
 
     def _new_game(self) -> None:
+        # Built first: seats or rules that cannot start a game are refused before the game in
+        # progress is replaced, so a refusal leaves it as it was.
+        bots = [None if seat == HUMAN else make_bot(seat, self.spec) for seat in self.seats]
+        engine = self.spec.new_engine(self.variant, players=len(self.seats), seed=self.seed)
         self._stop_bots()
         self._study = None
         self.engine = None
         self._decision = None
         self.panel.reset_turn()
-        self._bots = [None if seat == HUMAN else make_bot(seat, self.spec)
-                      for seat in self.seats]
-        try:
-            self.engine = self.spec.new_engine(self.variant, players=len(self.seats),
-                                               seed=self.seed)
-        finally:
-            self._refresh_safely()
+        self._bots = bots
+        self.engine = engine
+        self._refresh_safely()
         humans = sum(bot is None for bot in self._bots)
         who = f"{humans} human seat{'s' if humans != 1 else ''}" if humans else "bots only"
         intro = f"New game of {self.spec.title}, seed {self.seed}, {who}."
