@@ -439,15 +439,11 @@ class GameTable(widgets.VBox):
                 raise RulesError(f"{self.spec.name} takes {self.spec.min_players}-"
                                  f"{self.spec.max_players} players, not {len(seats)}")
         except RulesError as exc:
-            self._syncing = True
-            self.seats = change["old"]
-            self._syncing = False
+            self._set_seats_quietly(change["old"])
             self._error(str(exc))
             return
         if seats != change["new"]:
-            self._syncing = True
-            self.seats = seats
-            self._syncing = False
+            self._set_seats_quietly(seats)
         self._sync_seat_widgets()
         self._guarded(self._new_game_or_old_seats)(change["old"])
 
@@ -457,9 +453,7 @@ class GameTable(widgets.VBox):
         try:
             self._new_game()
         except (RulesError, CardError, ValueError):
-            self._syncing = True
-            self.seats = old
-            self._syncing = False
+            self._set_seats_quietly(old)
             self._sync_seat_widgets()
             raise
 
@@ -698,6 +692,14 @@ class GameTable(widgets.VBox):
         finally:
             self._syncing = False
 
+    def _set_seats_quietly(self, seats: tuple[str, ...]) -> None:
+        """Set the seats trait without its observer starting a new game."""
+        self._syncing = True
+        try:
+            self.seats = seats
+        finally:
+            self._syncing = False
+
     def _on_option_widget(self, name: str, hint: Any, change: Any) -> None:
         if self._syncing:
             return
@@ -777,11 +779,7 @@ class GameTable(widgets.VBox):
             seats_note = (f" These rules take {', '.join(map(str, allowed))} player"
                           f"{'s' if allowed != [1] else ''}: seats changed from "
                           f"{len(self.seats)} to {count}.")
-            self._syncing = True
-            try:
-                self.seats = seats
-            finally:
-                self._syncing = False
+            self._set_seats_quietly(seats)
             self._sync_seat_widgets()
         self.variant = variant
         self._set_options_quietly(variant.options())
