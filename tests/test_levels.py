@@ -427,3 +427,31 @@ def test_the_vectorised_transitions_are_the_models_slot_for_slot(relic: str | No
                 if nxt >= 0:
                     assert graph.level(nxt) > graph.level(state)
         assert int(graph.level(np.array([state]))[0]) == graph.level(state)
+
+
+def test_the_jack_is_never_worth_using_on_a_safe_card_where_its_redraw_base_is_a_stop() -> None:
+    """The pruning the level solver relies on (captain_seven's docstring, "Jack on a safe
+    card"): at every jack choice after a safe card that was not the first, where the redraw's
+    base satisfies ``pool ≤ c·t``, the recursion's value of ``relic:jack`` is below stashing
+    (the other choices are compared with the recursion by ``_compare_all_states``)."""
+    import numpy as np
+
+    from pushluck_teach.games.captain_seven import JACK, LAST_FIRST
+
+    model, state = SPEC.position(CaptainSevenVariant(relics=True), relic="J",
+                                 drawn="Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd Qs 9h")
+    graph = model.level_graph()
+    plain = TurnSolver(model, levels=False, shipped=False, max_states=None)
+    plain.value(state)
+    checked = 0
+    for solved in list(plain._values):  # noqa: SLF001 - the recursion's memo
+        if model.actions(solved) != ("draw", "stop", JACK) or solved & LAST_FIRST:
+            continue
+        base = graph._jack_bases(np.array([solved], dtype=np.int64))  # noqa: SLF001
+        if not graph._redraw_stops(base)[0]:  # noqa: SLF001
+            continue
+        outcomes = model.transitions(solved, JACK)
+        redraw = sum(w * plain.value(nxt) for w, nxt in outcomes) / sum(w for w, _ in outcomes)
+        assert redraw < model.stop_payoff(solved), (solved, redraw)
+        checked += 1
+    assert checked > 10_000

@@ -86,7 +86,12 @@ condition, so after the jack the result is worth at most the redraw's mean
 non-catching draw (``c·t − pool`` grows by ``(c+1)·v``; the difference of the two sides grows
 by at least ``pool + v·(c² + n − 2) ≥ 0``), so the same supermartingale argument applies.
 A jack is free insurance for this objective, so it keeps drawing worthwhile to totals near 200:
-with a jack in hand only deep positions are quick to solve.
+with a jack in hand only deep positions are quick to solve.  *Jack on a safe card* (not the
+first): discarding a card of value ``v ≥ 1`` that did not catch you redraws from total
+``t = T − v`` with the same deck; where that base satisfies ``pool ≤ c·t`` every outcome of the
+redraw is a proved stop, so the redraw is worth ``Σ_safe left·(t+v')/n ≤ ((n−c)·t + pool)/n ≤
+t < T``, less than stashing now: there the level solver never values the redraw (in the
+recursion it is computed and loses; the results are the same).
 
 Whole-game use (issue 4): :func:`turn_outcome_distribution` gives the exact distribution of the
 doubloons stashed in one turn under a policy; :func:`threshold_outcome_distributions` gives it
@@ -301,10 +306,8 @@ class CaptainSevenLevels:
         # cards out per bit pattern: classes 0-5 (bits 0-17) and classes 6-10 (bits 18-33)
         low = numpy.arange(1 << 18, dtype=numpy.int64)
         high = numpy.arange(1 << 16, dtype=numpy.int64) << 18
-        self._cards_low = sum((low >> _SHIFTS[c]) & _MASKS[c] for c in range(6)).astype(
-            numpy.int16)
-        self._cards_high = sum((high >> _SHIFTS[c]) & _MASKS[c] for c in range(6, 11)).astype(
-            numpy.int16)
+        self._cards_low = sum((low >> _SHIFTS[c]) & _MASKS[c] for c in range(6))
+        self._cards_high = sum((high >> _SHIFTS[c]) & _MASKS[c] for c in range(6, 11))
         self._last_kinds: tuple[Any, Any] = (None, None)
 
     def code(self, state: Any) -> int | None:
@@ -317,8 +320,7 @@ class CaptainSevenLevels:
 
     def _cards_out(self, codes: Any) -> Any:
         """Cards out of the deck per code (every class), as ``int64``."""
-        return (self._cards_low[codes & 0x3FFFF]
-                + self._cards_high[(codes >> 18) & 0xFFFF]).astype(self.np.int64)
+        return self._cards_low[codes & 0x3FFFF] + self._cards_high[(codes >> 18) & 0xFFFF]
 
     def level(self, codes: Any) -> Any:
         cards = self._cards_out(codes)
@@ -426,8 +428,15 @@ class CaptainSevenLevels:
             # P: neither a turn end nor inline, nor a proved stop (its numbers are the choice's)
             drawn = context.lookup(rows & ~_LAST_BITS)
             value = np.where(better(drawn, value), drawn, value)
-            redraw = self._redraw_values(self._jack_bases(rows), context)
-            values[jack] = np.where(better(redraw, value), redraw, value)
+            # The redraw never beats stopping where its base is a proved stop (module
+            # docstring, "Pruning"): it is only valued elsewhere.
+            bases = self._jack_bases(rows)
+            open_ = ~self._redraw_stops(bases)
+            if open_.any():
+                redraw = self._redraw_values(bases[open_], context)
+                kept = value[open_]
+                value[open_] = np.where(better(redraw, kept), redraw, kept)
+            values[jack] = value
         if pending.any():
             rows = codes[pending]
             redraw = self._redraw_values(self._jack_bases(rows), context)
@@ -467,30 +476,34 @@ class CaptainSevenLevels:
         sevens_out = (codes >> 29) & 7
         catchers = 6 - sevens_out - ((codes >> 32) & 3)
         relic = (codes >> _RELIC_SHIFT) & 3
-        rule = pool <= catchers * total  # no relic (or a king, or a spent one)
         # Each relic's rule only where it is held (a level mostly holds one kind, or a relic
-        # and the states where it is spent).
+        # and the states where it is spent); the no-relic rule (a king, a spent relic) is
+        # left out when every row holds one relic.
+        rule: Any = None
         for kind in (RELIC_ACE, RELIC_QUEEN, RELIC_JACK):
             rows = relic == kind
             held_rows = int(np.count_nonzero(rows))
             if not held_rows:
                 continue
             every = held_rows == len(codes)
+            if rule is None and not every:
+                rule = pool <= catchers * total
+            part: Any = slice(None) if every else rows
+            t, p, c = total[part], pool[part], catchers[part]
             if kind == RELIC_JACK:  # its rule needs the cards left: on its rows only
-                part: Any = slice(None) if every else rows
-                t, p, c = total[part], pool[part], catchers[part]
                 n = DECK_SIZE - self._cards_out(codes[part])
-                held = (p <= (c - 1) * (t - 10)) & ((c * t - p) * (n - 1 + c) >= c * n * t)
-                if every:
-                    rule = held
-                else:
-                    rule[rows] = held
-                continue
-            if kind == RELIC_ACE:
-                held = 3 * pool + 7 * (4 - sevens_out) <= 2 * catchers * total
+                # (c·t − p)(n − 1 + c) ≥ c·n·t  ⟺  n·p ≤ (c − 1)(c·t − p)
+                held = (p <= (c - 1) * (t - 10)) & (n * p <= (c - 1) * (c * t - p))
+            elif kind == RELIC_ACE:
+                held = 3 * p + 7 * (4 - sevens_out[part]) <= 2 * c * t
             else:
-                held = 2 * pool <= catchers * total  # the queen
-            rule = held if every else np.where(rows, held, rule)
+                held = 2 * p <= c * t  # the queen
+            if every:
+                rule = held
+            else:
+                rule[rows] = held
+        if rule is None:
+            rule = pool <= catchers * total  # no relic (or a king, or a spent one)
         return ((codes & (PENDING | STARTED)) == STARTED) & rule  # live: started, not pending
 
     def transitions(self, codes: Any, action: str) -> tuple[Any, Any, Any]:
