@@ -357,6 +357,29 @@ def test_group_model_shares_and_leaving_together() -> None:
     assert state == ("in", *state[1:4], 9)
 
 
+def test_group_model_labels_name_the_flipped_card() -> None:
+    # After Kd with one other explorer who never leaves (both carry 6, 1 gem on the path), of
+    # the 29 cards left: a 3-gem treasure gives each explorer 1 (one more on the path: leaving
+    # alone banks 7 + 2), the 4-artifact goes on the path, the 13 traps are all safe so far.
+    # The labels are short, like the solo model's: a chart's category axis shows them.
+    model, state = incan_gold_position(V, drawn="Kd", others="1000")
+    outcomes = {o.label: o for o in TurnSolver(model, exact=True).next_outcomes(state)}
+    assert outcomes["treasure 3 gems (+1 each)"].probability == Fraction(2, 29)
+    assert outcomes["treasure 3 gems (+1 each)"].total_after == 9
+    assert outcomes["treasure 1 gem (+0 each)"].total_after == 8
+    assert outcomes["artifact worth 4"].total_after == 7 + 4
+    assert outcomes["safe trap"].probability == Fraction(13, 29)
+    assert sum(o.probability for o in outcomes.values()) == 1
+    assert max(len(label) for label in outcomes) <= 30
+    # A second trap of a kind springs; alone again once the other has left (the solo labels).
+    model, state = incan_gold_position(V, drawn="Kd 5s", others="1000")
+    labels = {o.label for o in TurnSolver(model, exact=True).next_outcomes(state)}
+    assert "trap springs" in labels
+    model, state = incan_gold_position(V, drawn="Kd 3d", others="0")
+    labels = {o.label for o in TurnSolver(model, exact=True).next_outcomes(state)}
+    assert "treasure 3 gems" in labels and "treasure 1 gem" in labels
+
+
 @dataclass(frozen=True)
 class _UnprunedGroup(IncanGoldGroupModel):
     def stop_is_optimal(self, state):  # type: ignore[no-untyped-def]

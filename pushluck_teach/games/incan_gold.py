@@ -514,11 +514,15 @@ class IncanGoldTurnModel(TurnModel[IGState]):
             gain = next_state[1] - state[4]
         else:
             if next_state[2] != state[2]:
-                return f"treasure {next_state[4] - state[4]} gems"
+                return f"treasure {_gems(next_state[4] - state[4])}"
             if next_state[3] != state[3]:
                 return f"artifact worth {next_state[4] - state[4]}"
             return "safe trap"
         return f"last card (+{gain})"
+
+
+def _gems(count: int) -> str:
+    return "1 gem" if count == 1 else f"{count} gems"
 
 
 # --------------------------------------------------------------------------------------------
@@ -731,6 +735,24 @@ class IncanGoldGroupModel(TurnModel[IGState]):
         who = ", ".join(f"T={t} " + ("inside" if inside >> j & 1 else "left")
                         for j, t in enumerate(self.others))
         return f"everyone inside carries {c}; others: {who}; path {path} gems, artifacts {arts}"
+
+    def outcome_label(self, state: IGState, next_state: IGState) -> str:
+        """The flipped card, as short as the solo model's labels (a chart's category axis
+        shows them): a treasure with each explorer's share, an artifact, a safe trap."""
+        before = self._others_decide(state) if state[0] == "in" else state
+        if len(before) == 5:  # the others have all left: explorer 0 flips alone
+            return self._solo.outcome_label(before, next_state)
+        if next_state[0] == "end":
+            if next_state[2]:
+                return "trap springs"
+            return f"last card (leave with {next_state[1]})"
+        if next_state[2] != before[2]:
+            share = next_state[4] - before[4]
+            gems = share * (1 + before[5].bit_count()) + next_state[6] - before[6]
+            return f"treasure {_gems(gems)} (+{share} each)"
+        if next_state[3] != before[3]:
+            return f"artifact worth {next_state[7] - before[7]}"
+        return "safe trap"
 
 
 # --------------------------------------------------------------------------------------------
