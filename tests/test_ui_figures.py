@@ -110,7 +110,7 @@ def test_png_download_is_configured_on_every_figure() -> None:
         fig = make()
         options = fig._config["toImageButtonOptions"]
         assert options["format"] == "png" and options["filename"].startswith("pushluck-")
-        assert fig._config["displayModeBar"] is True
+        assert fig._config["displayModeBar"] == "hover"
 
 
 def test_next_card_update_in_place_matches_outcomes() -> None:

@@ -183,10 +183,11 @@ def _num(value: Number | None) -> float | None:
 
 
 def png_config(filename: str) -> dict[str, Any]:
-    """Plotly config: a modebar with the PNG download (camera) button, no plotly logo."""
+    """Plotly config: a modebar with the PNG download (camera) button, shown while the pointer
+    is over the chart (a narrow chart's title runs under it), no plotly logo."""
     return {
         "displaylogo": False,
-        "displayModeBar": True,
+        "displayModeBar": "hover",  # over a chart only: elsewhere it would cover the title
         "responsive": True,
         "toImageButtonOptions": {"format": "png", "filename": filename, "scale": 2},
         "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
@@ -416,9 +417,12 @@ def make_next_card_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
         go.Bar(name="gain", x=[], y=[], marker={"color": GAIN_COLOUR},
                textposition="outside", cliponaxis=False, hovertemplate=hover),
     ]
+    # The legend sits above the bars, right, below the title (the margin of a two-line title):
+    # below the bars it would hide the outcomes' labels.
     layout = base_layout(
         "Next draw", barmode="overlay", xaxis={"type": "category", "title": None},
-        yaxis={"title": "probability", "rangemode": "tozero"},
+        yaxis={"title": "probability", "rangemode": "tozero"}, margin=TWO_LINE_TITLE_MARGIN,
+        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1, "yanchor": "bottom"},
     )
     return _widget(bars, layout, "pushluck-next-draw", carry_bundle)
 
