@@ -41,12 +41,10 @@ if [ "$INSTALL" = 1 ]; then
     "${PYTHON:-python3}" -m venv .venv
   fi
   if ! .venv/bin/python -c "import pushluck_teach, voila" 2>/dev/null \
-      || [ pyproject.toml -nt .venv/.pushluck-installed ]; then
-    .venv/bin/python -m pip install --quiet -e '.[test]'
-    touch .venv/.pushluck-installed
+      || [ pyproject.toml -nt .venv/.pushluck-app-installed ]; then
+    .venv/bin/python -m pip install --quiet -e .
+    touch .venv/.pushluck-app-installed
   fi
-  # every kernel would import rfc3987-syntax for a check nothing here uses (seconds each)
-  bash scripts/drop_iri_check.sh .venv/bin/python
 fi
 
 export JUPYTER_PATH="$PWD/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"

@@ -12,14 +12,12 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-stamp=.venv/.pushluck-installed
+stamp=.venv/.pushluck-test-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e '.[test]'
     touch "$stamp"
 fi
-# every kernel would import rfc3987-syntax for a check nothing here uses (seconds each)
-bash scripts/drop_iri_check.sh .venv/bin/python
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== import layers"
