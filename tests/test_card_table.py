@@ -135,8 +135,8 @@ def test_the_odds_panel_shows_the_command_lines_numbers(background: bool) -> Non
         expected = _cli_json(table.engine.position_flags(colour))
         assert [float(eval(p)) for _, p in expected["plan"]["distribution"]] == \
             pytest.approx(list(scores_fig.data[0].y), abs=1e-12)
-        assert [str(s) for s, _ in expected["plan"]["distribution"]] == \
-            list(scores_fig.data[0].x)
+        assert [s for s, _ in expected["plan"]["distribution"]] == \
+            list(scores_fig.data[0].x)                               # scores on a number axis
         assert [m["card"] for m in expected["missing"]] == list(cards_fig.data[0].x)
         assert [float(eval(m["p_played"])) for m in expected["missing"]] == \
             pytest.approx(list(cards_fig.data[0].y), abs=1e-12)

@@ -457,7 +457,9 @@ class CardZone:
     ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
     (any game's notation; a pile's top last) and ``faces`` the same cards to draw (when the game
     gives them); a ``hidden`` zone lists no cards but still ``count``s them.  ``key`` is stable
-    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any.
+    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any,
+    with its palette index ``suit`` and name ``suit_name`` (as a :class:`CardFace` has them), so
+    a table can set the zones of one colour in a column even while they are empty.
     """
 
     key: str
@@ -468,6 +470,8 @@ class CardZone:
     hidden: bool = False
     colour: str | None = None
     faces: tuple[CardFace, ...] = ()
+    suit: int | None = None
+    suit_name: str = ""
 
 
 @dataclass(frozen=True)
