@@ -1,21 +1,29 @@
 """The card-play table (ui/card_table.py) with Lost Cities: a whole seeded match by clicks, hot
-seat, refused clicks, and the odds panel against the command line."""
+seat, refused clicks, the odds panel against the command line, the opponent menu (each bot, a
+classmate, a change mid-game), the draw buttons' labels, the log's order and the charts' axes."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import json
+import math
+import re
 import shlex
+import threading
+from fractions import Fraction
+from html import unescape
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pushluck_teach.cli import main
 from pushluck_teach.games import lost_cities as lc
 from pushluck_teach.games.base import RulesError
 from pushluck_teach.games.lost_cities_bots import make_bot
 from pushluck_teach.ui import play
-from pushluck_teach.ui.card_table import CardTable
+from pushluck_teach.ui.card_table import CardTable, number_axis
 from pushluck_teach.ui.table import action_class
 
 
@@ -150,8 +158,6 @@ def test_the_odds_panel_shows_the_command_lines_numbers(background: bool) -> Non
 def test_bots_move_off_the_click_path() -> None:
     """With ``background`` the bot plays in a worker thread: the click returns at once, a click
     meanwhile is refused, and the page catches up when the bot is done."""
-    import threading
-
     table = CardTable("lost-cities", seats=("human", "search"), seed=5)
     table.wait()
     release = threading.Event()
@@ -174,3 +180,230 @@ def test_bots_move_off_the_click_path() -> None:
     assert not table.thinking and table.engine.current_player == 0
     assert len(table.engine.log) == log_length + 2 and buttons(table)
     assert "Computing" not in table.headline.value and table.score_figure.data[0].x
+
+
+# -- the opponent menu ---------------------------------------------------------------------------
+
+#: what the page must offer (the brief: the game's three bots and a classmate at the screen)
+OPPONENTS = ("simple", "odds", "search", "human")
+
+
+def play_turn(table: CardTable) -> None:
+    """One turn by clicks: discard the first card of the hand, then draw from the deck."""
+    hand = table.engine.hand(table.engine.current_player)
+    click(table, "discard:" + hand[0].code)
+    click(table, "draw:deck")
+
+
+def test_the_menu_offers_the_three_bots_and_a_classmate() -> None:
+    table = CardTable("lost-cities", seed=1, background=False)
+    values = [value for _, value in table.opponent_menu.options]
+    assert tuple(values) == OPPONENTS and table.opponent_menu.value == "odds"
+    labels = dict((value, label) for label, value in table.opponent_menu.options)
+    for bot in ("simple", "odds", "search"):
+        assert labels[bot].startswith(f"{bot} bot (") and labels[bot].endswith(")")
+    assert "classmate" in labels["human"] and "hot seat" in labels["human"]
+
+
+@pytest.mark.parametrize("opponent", ["simple", "odds", "search"])
+def test_each_bot_chosen_on_the_page_plays_against_you(opponent: str) -> None:
+    before = "simple" if opponent != "simple" else "odds"
+    table = CardTable("lost-cities", seats=("human", before), seed=11, background=False)
+    table.opponent_menu.value = opponent                 # before any move: at once
+    assert table.seats == ("human", opponent) and table.confirm_box.layout.display == "none"
+    assert f"Player 2 ({opponent} bot)" in table.status.value
+    assert f"the {opponent} bot" in table.message
+    for _turn in range(3):
+        play_turn(table)
+        assert table.engine.current_player == 0          # the bot has replied
+        assert "pushluck-message-error" not in table.message_html.value
+    bot_moves = [line for line in table.engine.log if line.startswith("Player 2")]
+    assert len(bot_moves) == 6                           # a play or discard and a draw a turn
+
+
+def test_a_classmate_from_the_menu_shares_the_screen() -> None:
+    table = CardTable("lost-cities", seed=12, background=False)
+    table.opponent_menu.value = "human"
+    assert table.seats == ("human", "human") and table.show_hand.layout.display == ""
+    assert hidden_hands(table) == {0, 1} and buttons(table) == {}
+    for player in (0, 1, 0):
+        assert table.engine.current_player == player
+        table.show_hand.click()
+        assert hidden_hands(table) == {1 - player}
+        play_turn(table)
+        assert hidden_hands(table) == {0, 1}
+
+
+def test_changing_the_opponent_mid_game_asks_first() -> None:
+    table = CardTable("lost-cities", seed=13, background=False)
+    play_turn(table)
+    engine, log = table.engine, list(table.engine.log)
+    table.opponent_menu.value = "search"
+    assert table.confirm_box.layout.display == "flex"
+    assert "the search bot" in table.confirm_text.value and "ends" in table.confirm_text.value
+    assert table.engine is engine and table.seats == ("human", "odds")
+    table.confirm_keep.click()                           # keep playing: nothing changed
+    assert table.confirm_box.layout.display == "none"
+    assert table.opponent_menu.value == "odds" and table.seats == ("human", "odds")
+    assert table.engine is engine and table.engine.log == log
+    play_turn(table)                                     # the game goes on
+    table.opponent_menu.value = "simple"
+    table.confirm_new.click()                            # a new game against the simple bot
+    assert table.seats == ("human", "simple") and table.engine is not engine
+    assert table.confirm_box.layout.display == "none" and table.engine.log == []
+    assert table.engine.hand(0) == CardTable("lost-cities", seed=13).engine.hand(0)
+    play_turn(table)
+    assert table.engine.current_player == 0 and len(table.engine.log) == 4
+
+
+def test_choosing_an_opponent_after_the_game_starts_a_new_one_at_once() -> None:
+    table = CardTable("lost-cities", seats=("human", "simple"), seed=4,
+                      options={"matches": 1}, background=False)
+    me = make_bot("odds", 1)
+    while not table.engine.is_over:
+        click(table, me.choose(table.engine))
+    table.opponent_menu.value = "search"
+    assert table.confirm_box.layout.display == "none"
+    assert table.seats == ("human", "search") and not table.engine.is_over and buttons(table)
+
+
+def test_a_new_opponent_while_the_bot_thinks_leaves_a_clean_game() -> None:
+    """The old game's bot finishes in its thread after the switch: its moves go to the old
+    game, never onto the new table."""
+    table = CardTable("lost-cities", seats=("human", "search"), seed=5)
+    table.wait()
+    release = threading.Event()
+    old_bot, old_engine = table.bots[1], table.engine
+    real_choose = old_bot.choose
+
+    def slow_choose(engine):
+        release.wait(timeout=60)
+        return real_choose(engine)
+
+    old_bot.choose = slow_choose
+    play_turn(table)
+    assert table.thinking
+    table.opponent_menu.value = "simple"
+    table.confirm_new.click()
+    release.set()
+    table.wait()
+    old_bot_thread_done = len(old_engine.log)
+    assert table.engine is not old_engine and table.seats == ("human", "simple")
+    assert table.engine.log == [] and table.engine.current_player == 0
+    assert not table.thinking and buttons(table) and "playing" not in table.message
+    assert old_bot_thread_done >= 2
+    play_turn(table)
+    table.wait()
+    assert table.engine.current_player == 0 and len(table.engine.log) == 4
+
+
+def test_a_bad_seat_from_code_is_one_line_and_the_menu_cannot_offer_one() -> None:
+    table = CardTable("lost-cities", seed=3, background=False)
+    with pytest.raises(Exception, match="Invalid selection"):
+        table.opponent_menu.value = "oracle"
+    assert table.seats == ("human", "odds") and table.opponent_menu.value == "odds"
+
+
+# -- buttons, log --------------------------------------------------------------------------------
+
+def test_draw_buttons_name_each_piles_colour_and_top_card() -> None:
+    table = CardTable("lost-cities", seats=("human", "simple"), seed=21, background=False)
+    names = {"Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "red"}
+    for _ in range(8):                                   # piles fill up
+        play_turn(table)
+    click(table, "discard:" + table.engine.hand(0)[0].code)
+    shown = buttons(table)
+    labels = [button.description for button in shown.values()]
+    assert len(set(labels)) == len(labels)               # distinguishable
+    assert shown["pushluck-action-draw-deck"].description == "Draw from the deck"
+    piles = 0
+    for colour, name in names.items():
+        pile = table.engine.discard_pile(colour)
+        key = f"pushluck-action-draw-{colour}"
+        if key in shown:
+            piles += 1
+            assert shown[key].description == f"Take {pile[-1].code} from the {name} pile"
+    assert piles >= 2
+    for button in shown.values():
+        assert button.layout.width == "auto"             # the label is never cut to a width
+
+
+def test_the_log_shows_the_newest_move_first() -> None:
+    table = CardTable("lost-cities", seats=("human", "simple"), seed=22, background=False)
+    for _ in range(3):
+        play_turn(table)
+    html = table.log_html.value
+    lines = [unescape(line) for line in
+             re.findall(r'<div class="pl-log-(?:newest|line)">(.*?)</div>', html)]
+    assert lines[0] == table.engine.log[-1] and "pl-log-newest" in html
+    assert lines == list(reversed(table.engine.log))[:len(lines)]
+    assert len(lines) == len(table.engine.log)           # 12 moves, all kept
+
+
+# -- the charts ----------------------------------------------------------------------------------
+
+def ticks(axis) -> list[float]:
+    """The tick values a linear Plotly axis shows: tick0 + k * dtick inside the range."""
+    low, high = axis.range
+    first = math.ceil((low - axis.tick0) / axis.dtick)
+    last = math.floor((high - axis.tick0) / axis.dtick)
+    return [axis.tick0 + k * axis.dtick for k in range(first, last + 1)]
+
+
+def test_probability_axes_run_from_0_to_1_even_when_every_value_is_0() -> None:
+    table = CardTable("lost-cities", seed=6, background=False)
+    for fig in (table.score_figure, table.card_figure):
+        assert tuple(fig.layout.yaxis.range) == (0, 1) and fig.layout.yaxis.autorange is False
+    zeros = lc.ChartBars("Chance each missing red card ends on your expedition", "card",
+                         "probability", ("R2", "R3", "R9"), (Fraction(0),) * 3, ("0.0%",) * 3)
+    table._draw_chart(table.card_figure, zeros)
+    assert tuple(table.card_figure.layout.yaxis.range) == (0, 1)
+    assert list(table.card_figure.data[0].y) == [0, 0, 0]
+    assert list(table.card_figure.data[0].text) == ["0.0%"] * 3       # few bars: their values
+
+
+def test_the_score_axis_has_even_ticks_at_the_scores_values() -> None:
+    table = CardTable("lost-cities", seed=6, background=False)
+    scores = (-80, -56, -45, -20, 0, 14, 37)
+    chart = lc.ChartBars("Final red score", "final score", "probability",
+                         tuple(str(s) for s in scores), (Fraction(1, 7),) * 7, ("14.3%",) * 7,
+                         numeric_labels=True)
+    table._draw_chart(table.score_figure, chart)
+    axis, bar = table.score_figure.layout.xaxis, table.score_figure.data[0]
+    assert axis.type == "linear" and axis.tickmode == "linear"
+    assert list(bar.x) == list(scores)                   # each bar at its score
+    shown = ticks(axis)
+    assert axis.dtick == 20 and 0 in shown               # -80 -60 ... 40: even, through 0
+    assert {round(b - a, 9) for a, b in zip(shown, shown[1:], strict=False)} == {20}
+    assert axis.range[0] < -80 and axis.range[1] > 37
+    assert bar.width < 11                                # the closest scores' bars apart
+
+
+@pytest.mark.parametrize("colour", ["Y", "B", "W", "G", "R"])
+def test_the_panels_score_chart_from_a_real_position(colour: str) -> None:
+    table = CardTable("lost-cities", seats=("human", "simple"), seed=8, background=False)
+    for _ in range(6):
+        play_turn(table)
+    table.subject_buttons.value = colour
+    report = table.engine.analysis(colour)
+    axis, bar = table.score_figure.layout.xaxis, table.score_figure.data[0]
+    expected = [score for score, _ in report.plan.probabilities]   # the exact distribution
+    assert list(bar.x) == expected
+    shown = ticks(axis)
+    steps = {round(b - a, 9) for a, b in zip(shown, shown[1:], strict=False)}
+    assert len(steps) == 1 and steps.pop() in (1, 2, 5, 10, 20, 25, 50, 100)
+    assert 2 <= len(shown) <= 9
+    assert all(axis.range[0] < x < axis.range[1] for x in bar.x)
+    assert tuple(table.score_figure.layout.yaxis.range) == (0, 1)
+
+
+@given(st.lists(st.integers(-200, 200), min_size=1, max_size=40))
+@settings(max_examples=200, deadline=None)
+def test_a_number_axis_holds_every_bar_with_at_most_nine_even_ticks(scores) -> None:
+    axis, width = number_axis([float(s) for s in scores])
+    low, high = axis["range"]
+    assert low < min(scores) and high > max(scores) and width > 0
+    assert axis["tick0"] == 0 and (high - low) / axis["dtick"] <= 8
+    if len(set(scores)) > 1:
+        ordered = sorted(set(scores))
+        assert width < min(b - a for a, b in zip(ordered, ordered[1:], strict=False))

@@ -60,8 +60,6 @@ LOG_LINES_SHOWN = 60
 MAX_BAR_TEXTS = 6
 #: chart title size: normal mode, projector mode (two charts share half a projector screen)
 CHART_TITLE_SIZE = (14, 16)
-#: chart height in projector mode (the board beside them fits 1280x720)
-CARD_TABLE_CHART_HEIGHT = 380
 
 #: Suit colours by suit index (a face also carries its suit's name, never colour alone).
 SUIT_COLOURS: tuple[tuple[str, str], ...] = (
@@ -452,7 +450,7 @@ class CardTable(widgets.VBox):
         fold(self.log_html, self.numbers, self.cli_html)
         self.projector_switch = ProjectorSwitch(
             on=projector, charts=(self.score_figure, self.card_figure),
-            on_change=[self._projector_changed], projector_height=CARD_TABLE_CHART_HEIGHT)
+            on_change=[self._projector_changed])
         top = widgets.HBox([self.projector_switch, self.opponent_menu, self.new_game_button],
                            layout=widgets.Layout(flex_flow="row wrap"))
         top.add_class("pl-cardtable-top")
@@ -594,7 +592,8 @@ class CardTable(widgets.VBox):
         self.subject_buttons.observe(self._on_subject, names="value")
         self.thinking = False
         self._settled.set()
-        self._let_bots_move([first_line or f"New game, deal {self.seed}."])
+        self._let_bots_move([first_line or f"New game, deal {self.seed}: "
+                             f"{' against '.join(self.seat_names())}."])
 
     def viewer(self) -> int | None:
         """Whose hand is face up: the only human; with two, the mover once revealed."""
