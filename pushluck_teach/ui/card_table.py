@@ -21,6 +21,7 @@ message and the game unchanged.
 
 from __future__ import annotations
 
+import math
 import shlex
 import threading
 from collections.abc import Sequence
@@ -295,20 +296,21 @@ def command_line(game: str, flags: dict[str, str]) -> str:
     return " ".join(shlex.quote(part) for part in parts) + " --exact"
 
 
-def even_step(span: float, most_ticks: int = 8) -> float:
-    """A whole tick step (1, 2, 5, 10, 20, 25, 50, 100 ...) giving at most ``most_ticks``
-    steps over ``span``."""
+def even_step(low: float, high: float, most_ticks: int = 6) -> float:
+    """The smallest whole tick step (1, 2, 5, 10, 20, 25, 50, 100 ...) that puts at most
+    ``most_ticks`` ticks (multiples of the step) between ``low`` and ``high``."""
     power = 1.0
     while True:
         for factor in ((1, 2, 5) if power < 10 else (1, 2, 2.5, 5)):
-            if span / (factor * power) <= most_ticks:
-                return factor * power
+            step = factor * power
+            if math.floor(high / step) - math.ceil(low / step) + 1 <= most_ticks:
+                return step
         power *= 10
 
 
 def number_axis(values: Sequence[float]) -> tuple[dict[str, Any], float]:
-    """A linear axis for bars at the numbers ``values``: (axis settings with a range and even
-    ticks through 0, the bars' width)."""
+    """A linear axis for bars at the numbers ``values``: (axis settings with a range and at
+    most six even ticks through 0, the bars' width)."""
     ordered = sorted(set(values))
     gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
     width = min(gaps) if gaps else 1.0
@@ -316,7 +318,7 @@ def number_axis(values: Sequence[float]) -> tuple[dict[str, Any], float]:
     if high - low < 10:
         middle = (low + high) / 2
         low, high = middle - 5, middle + 5
-    step = even_step(high - low)
+    step = even_step(low, high)      # at most six: room for "-20" under half a screen
     return ({"type": "linear", "range": [low, high], "tick0": 0, "dtick": step,
              "tickmode": "linear", "autorange": False}, 0.8 * width)
 
