@@ -62,6 +62,9 @@ MAX_BAR_TEXTS = 6
 #: chart title size: normal mode, projector mode (two charts share half a projector screen)
 CHART_TITLE_SIZE = (14, 16)
 
+#: the charts' titles while they show no position (a bot playing, a hidden hand, game over)
+EMPTY_CHART_TITLES = ("Final score", "Chance of each missing card")
+
 #: Suit colours by suit index (a face also carries its suit's name, never colour alone).
 SUIT_COLOURS: tuple[tuple[str, str], ...] = (
     (OKABE_ITO["yellow"], "#1B1B1B"),
@@ -429,11 +432,11 @@ class CardTable(widgets.VBox):
         self.score_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
                                                 cliponaxis=False, constraintext="none",
                                                 marker={"color": OKABE_ITO["blue"]})],
-                                        chart_layout("Final score"))
+                                        chart_layout(EMPTY_CHART_TITLES[0]))
         self.card_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
                                                cliponaxis=False, constraintext="none",
                                                marker={"color": OKABE_ITO["bluish_green"]})],
-                                       chart_layout("Chance of each missing card"),
+                                       chart_layout(EMPTY_CHART_TITLES[1]),
                                        carry_bundle=False)
         panel = widgets.VBox([self.subject_buttons, self.headline,
                               chart_row(self.score_figure, self.card_figure), self.numbers,
@@ -699,6 +702,7 @@ class CardTable(widgets.VBox):
                                            names)
         self.show_hand.layout.display = "" if (len(self.humans) >= 2 and not self.revealed
                                                and not engine.is_over) else "none"
+        self.show_hand.description = f"Player {mover + 1}: show my hand"
         self._render_actions(viewer)
         self._render_message()
         newest_first = list(reversed(engine.log[-LOG_LINES_SHOWN:]))
@@ -768,9 +772,12 @@ class CardTable(widgets.VBox):
         if report is None:
             self.headline.value = f'<div class="pushluck-headline">{escape(note)}</div>'
             self.numbers.value = self.cli_html.value = ""
-            for fig in figures:
-                with fig.batch_update():
+            for fig, title in zip(figures, EMPTY_CHART_TITLES, strict=True):
+                with fig.batch_update():      # no stale title or axis of an earlier position
                     fig.data[0].x, fig.data[0].y, fig.data[0].text = [], [], []
+                    fig.layout.title.text = title
+                    fig.layout.xaxis.update(type="category", autorange=True, range=None,
+                                            tickmode=None, dtick=None, tick0=None)
             sync_widget_state(*figures)
             return
         self.headline.value = f'<div class="pushluck-headline">{escape(report.headline)}</div>'
