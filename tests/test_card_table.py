@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import math
+import random
 import re
 import shlex
 import threading
@@ -410,3 +411,27 @@ def test_a_number_axis_holds_every_bar_with_at_most_six_even_ticks(scores) -> No
     if len(set(scores)) > 1:
         ordered = sorted(set(scores))
         assert width < min(b - a for a, b in zip(ordered, ordered[1:], strict=False))
+
+
+def test_random_clicks_never_break_the_game(caplog) -> None:
+    """Every control of the page clicked in a seeded random order (moves, the opponent menu,
+    its confirm buttons, New game, the odds colours, the hot seat's button): no callback
+    raises, and whenever a human is to move the buttons are exactly the legal moves."""
+    rng = random.Random(7)
+    table = CardTable("lost-cities", seed=31, options={"matches": 1}, background=False)
+    caplog.set_level("WARNING")
+    for _ in range(200):
+        controls = [lambda b=b: b.click() for b in buttons(table).values()] * 6
+        controls += [lambda v=v: setattr(table.opponent_menu, "value", v) for v in OPPONENTS]
+        controls += [table.confirm_new.click, table.confirm_keep.click, table.show_hand.click,
+                     table.new_game_button.click,
+                     lambda: setattr(table.subject_buttons, "value", rng.choice("YBWGR")),
+                     lambda: table.click("draw:deck")]
+        rng.choice(controls)()
+        engine = table.engine
+        assert table.seats[1] == table.opponent_menu.value or table.pending_opponent
+        if not engine.is_over and engine.current_player in table.humans and table.revealed:
+            assert set(buttons(table)) == {action_class(a) for a in engine.legal_actions()}
+        else:
+            assert buttons(table) == {}
+    assert not [r for r in caplog.records if "Exception" in r.getMessage()]
