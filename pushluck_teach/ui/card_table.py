@@ -2,8 +2,9 @@
 
 :class:`CardTable` names no game.  It draws what the engine's :meth:`view` lists in
 ``TableView.zones``: the zones of one colour (each side's expeditions, the shared discard piles)
-in that colour's column, a row per owner, the other zones (a hidden hand, the deck) at the row's
-end and the hand of the player who looks at the table large below.  One button per legal action
+in that colour's column, a row per owner under a heading that also shows the owner's zones
+without a colour (a hidden hand, the deck), and the hand of the player who looks at the table
+large below.  One button per legal action
 (``Engine.legal_actions`` / ``Engine.action_label``), the scores, and the log newest first; the
 game's own bots (``GameSpec.bots``) move at once after a human.  The opponent is chosen on the
 page: each of the game's bots or a classmate (hot seat: each hand stays hidden until its player
@@ -284,11 +285,6 @@ def board_html(zones: Sequence[CardZone], players: int, viewer: int | None,
     grid = (f'<div class="pl-board" style="grid-template-columns: '
             f'repeat({len(colours)}, minmax(0, 1fr))">{"".join(parts)}</div>')
     return grid + "".join(zone_html(z) for z in below)
-
-
-def zones_html(zones: Sequence[CardZone], players: int, viewer: int | None) -> str:
-    """The board (:func:`board_html`) with each player named by number."""
-    return board_html(zones, players, viewer)
 
 
 def command_line(game: str, flags: dict[str, str]) -> str:
