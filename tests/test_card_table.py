@@ -352,10 +352,12 @@ def ticks(axis) -> list[float]:
     return [axis.tick0 + k * axis.dtick for k in range(first, last + 1)]
 
 
-def test_probability_axes_run_from_0_to_1_even_when_every_value_is_0() -> None:
+def test_chance_axes_run_from_0_to_1_even_when_every_value_is_0() -> None:
     table = CardTable("lost-cities", seed=6, background=False)
+    assert tuple(table.card_figure.layout.yaxis.range) == (0, 1)
     for fig in (table.score_figure, table.card_figure):
-        assert tuple(fig.layout.yaxis.range) == (0, 1) and fig.layout.yaxis.autorange is False
+        low, top = fig.layout.yaxis.range
+        assert low == 0 and top <= 1 and fig.layout.yaxis.autorange is False
     zeros = lc.ChartBars("Chance each missing red card ends on your expedition", "card",
                          "probability", ("R2", "R3", "R9"), (Fraction(0),) * 3, ("0.0%",) * 3)
     table._draw_chart(table.card_figure, zeros)
@@ -379,6 +381,24 @@ def test_the_score_axis_has_even_ticks_at_the_scores_values() -> None:
     assert {round(b - a, 9) for a, b in zip(shown, shown[1:], strict=False)} == {25}
     assert axis.range[0] < -80 and axis.range[1] > 37
     assert bar.width < 11                                # the closest scores' bars apart
+    assert tuple(table.score_figure.layout.yaxis.range) == (0, 0.25)   # bars of 1/7 each
+    assert table.score_figure.layout.yaxis.dtick == 0.05
+
+
+def test_a_spread_out_distribution_is_not_drawn_flat() -> None:
+    """An opening with a handshake spreads the final score over dozens of values (each under
+    a tenth): its axis is 0 to 0.1, not 0 to 1; one sure score keeps 0 to 1."""
+    table = CardTable("lost-cities", seed=6, background=False)
+    spread = [-40 + 2 * k for k in range(60)]
+    chart = lc.ChartBars("Final yellow score", "final score", "probability",
+                         tuple(str(s) for s in spread), (Fraction(1, 60),) * 60, ("1.7%",) * 60,
+                         numeric_labels=True)
+    table._draw_chart(table.score_figure, chart)
+    assert tuple(table.score_figure.layout.yaxis.range) == (0, 0.05)
+    sure = lc.ChartBars("Final yellow score", "final score", "probability", ("-20",),
+                        (Fraction(1),), ("100.0%",), numeric_labels=True)
+    table._draw_chart(table.score_figure, sure)
+    assert tuple(table.score_figure.layout.yaxis.range) == (0, 1)
 
 
 @pytest.mark.parametrize("colour", ["Y", "B", "W", "G", "R"])
@@ -396,7 +416,11 @@ def test_the_panels_score_chart_from_a_real_position(colour: str) -> None:
     assert len(steps) == 1 and steps.pop() in (1, 2, 5, 10, 20, 25, 50, 100)
     assert 2 <= len(shown) <= 6
     assert all(axis.range[0] < x < axis.range[1] for x in bar.x)
-    assert tuple(table.score_figure.layout.yaxis.range) == (0, 1)
+    low, top = table.score_figure.layout.yaxis.range
+    tallest = float(max(p for _, p in report.plan.probabilities))
+    assert low == 0 and tallest < top <= 1                # never above 1, every bar whole
+    assert top == min(t for t in (0.05, 0.1, 0.25, 0.5, 1) if t >= tallest * 1.05)
+    assert tuple(table.card_figure.layout.yaxis.range) == (0, 1)   # chances: 0 to 1
 
 
 @given(st.lists(st.integers(-200, 200), min_size=1, max_size=40))

@@ -13,7 +13,8 @@ presses "Show my hand"); changing it during a game asks first, then deals a new 
 Beside the table, the analysis panel asks the engine about one subject at a time
 (``Engine.analysis_subjects()``, ``Engine.analysis(subject)``, a report with ``headline``,
 ``text_lines()`` and ``chart_bars()``) and shows two Plotly figures updated in place (number
-labels on a number axis with even ticks, probabilities on an axis from 0 to 1), plus the shell
+labels on a number axis with even ticks, chances on an axis from 0 to 1, a distribution's
+probabilities from 0 to a round top above its largest bar), plus the shell
 command that prints the same numbers (``Engine.position_flags(subject)``).  The report and the
 bots' moves are computed in worker threads unless ``background=False`` (tests); a click while a
 bot plays is refused with a message.  Every handler is guarded: a bad click leaves a one-line
@@ -325,6 +326,18 @@ def number_axis(values: Sequence[float]) -> tuple[dict[str, Any], float]:
 #: the probability axis: 0 to 1, a line every 0.2
 PROBABILITY_AXIS: dict[str, Any] = {"range": [0, 1], "autorange": False, "tick0": 0,
                                     "dtick": 0.2, "tickmode": "linear"}
+#: the tops (and tick steps) a distribution's probability axis may take
+DISTRIBUTION_TOPS = ((0.05, 0.01), (0.1, 0.02), (0.25, 0.05), (0.5, 0.1), (1.0, 0.2))
+
+
+def distribution_axis(values: Sequence[float]) -> dict[str, Any]:
+    """The probability axis of a distribution over many outcomes (bars that add up to 1): from
+    0 to the first round top (0.05, 0.1, 0.25, 0.5, 1) above its largest bar, so a score spread
+    over a hundred values does not lie flat along a 0-1 axis; never above 1."""
+    largest = max(values, default=0.0)
+    top, step = next(((t, d) for t, d in DISTRIBUTION_TOPS if largest * 1.05 <= t),
+                     DISTRIBUTION_TOPS[-1])
+    return {**PROBABILITY_AXIS, "range": [0, top], "dtick": step}
 
 
 def seat_label(seat: str, spec: GameSpec) -> str:
@@ -788,9 +801,10 @@ class CardTable(widgets.VBox):
                                    "</code></div>")
 
     def _draw_chart(self, fig: Any, chart: Any) -> None:
-        """One report chart into ``fig``: number labels on a linear axis with even ticks (names
-        side by side otherwise), probabilities from 0 to 1, each bar's value as text when the
-        bars are few enough for the texts not to overlap."""
+        """One report chart into ``fig``: number labels (a distribution over scores) on a linear
+        axis with even ticks, its probabilities from 0 to a round top (:func:`distribution_axis`);
+        names side by side otherwise, their chances from 0 to 1, each bar's value as text when
+        the bars are few enough for the texts not to overlap."""
         values = [float(v) for v in chart.values]
         texts = list(chart.texts)
         with fig.batch_update():
@@ -809,7 +823,9 @@ class CardTable(widgets.VBox):
             bar.text = texts if named and len(values) <= MAX_BAR_TEXTS else []
             bar.hovertext = texts
             bar.hovertemplate = "%{x}: %{hovertext}<extra></extra>"
-            if getattr(chart, "probability", True):
+            if getattr(chart, "probability", True) and not named:
+                fig.layout.yaxis.update(distribution_axis(values))
+            elif getattr(chart, "probability", True):
                 fig.layout.yaxis.update(PROBABILITY_AXIS)
             else:
                 fig.layout.yaxis.update(autorange=True, range=None, tickmode=None, dtick=None)
