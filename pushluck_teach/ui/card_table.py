@@ -440,11 +440,13 @@ class CardTable(widgets.VBox):
 
         self.score_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
                                                 cliponaxis=False, constraintext="none",
-                                                marker={"color": OKABE_ITO["blue"]})],
+                                                marker={"color": OKABE_ITO["blue"],
+                                                        "line": {"width": 0}})],
                                         chart_layout(EMPTY_CHART_TITLES[0]))
         self.card_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
                                                cliponaxis=False, constraintext="none",
-                                               marker={"color": OKABE_ITO["bluish_green"]})],
+                                               marker={"color": OKABE_ITO["bluish_green"],
+                                                       "line": {"width": 0}})],
                                        chart_layout(EMPTY_CHART_TITLES[1]),
                                        carry_bundle=False)
         panel = widgets.VBox([self.subject_buttons, self.headline,
