@@ -459,3 +459,36 @@ def test_random_clicks_never_break_the_game(caplog) -> None:
         else:
             assert buttons(table) == {}
     assert not [r for r in caplog.records if "Exception" in r.getMessage()]
+
+
+def test_the_board_sets_each_colour_in_its_column_and_marks_each_piles_top() -> None:
+    table = CardTable("lost-cities", seats=("human", "simple"), seed=23, background=False)
+    me = make_bot("odds", 3)
+    for _ in range(24):                                  # twelve turns of real play
+        click(table, me.choose(table.engine))
+    html = table.table_html.value
+    heads = re.findall(r'<div class="pl-board-head"[^>]*>(\w+)</div>', html)
+    assert heads == ["yellow", "blue", "white", "green", "red"]
+    names = dict(zip("YBWGR", heads, strict=True))
+
+    def cell(key: str) -> str:
+        return html.split(f'data-zone="{key}">')[1].split("</div>")[0]
+
+    def shown(key: str) -> list[str]:
+        return re.findall(r'<span class="pl-chip[^"]*"[^>]*>([^<]+)</span>', cell(key))
+
+    placed = 0
+    for colour in "YBWGR":
+        for player in (0, 1):
+            cards = table.engine.expedition(player, colour)
+            ranks = ["H" if c.is_handshake else str(c.rank) for c in cards]
+            assert shown(f"expedition:{player}:{colour}") == ranks
+            placed += len(cards)
+        pile = table.engine.discard_pile(colour)
+        assert len(shown(f"discard:{colour}")) == len(pile)
+        if pile:
+            top = pile[-1]
+            said = f"{names[colour]} {'handshake' if top.is_handshake else top.rank} (top)"
+            assert cell(f"discard:{colour}").count("pl-chip-top") == 1
+            assert f'aria-label="{said}"' in cell(f"discard:{colour}")
+    assert placed >= 6

@@ -442,12 +442,14 @@ class TurnRecord:
 @dataclass(frozen=True)
 class CardFace:
     """How a table draws one card of any game: its code, the text a screen reader says
-    (``"red 4"``), and its suit as a palette index and a name."""
+    (``"red 4"``), its suit as a palette index and a name, and optionally its ``rank`` alone
+    (``"4"``, ``"H"``: what a column of its suit shows)."""
 
     code: str
     label: str
     suit: int
     suit_name: str
+    rank: str = ""
 
 
 @dataclass(frozen=True)

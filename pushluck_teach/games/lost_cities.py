@@ -358,7 +358,8 @@ class LostCitiesVariant(Variant):
 
 
 def card_face(card: LCCard) -> CardFace:
-    return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour])
+    return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour],
+                    rank=card.rank_code)
 
 
 def _zone(key: str, label: str, owner: int | None, cards: Sequence[LCCard], *,

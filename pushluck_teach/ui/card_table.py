@@ -95,7 +95,7 @@ CARD_TABLE_CSS = f"""
   padding: 0 12px; white-space: nowrap; font-size: 17px; }}
 .pl-cardtable-actions .widget-hbox {{ gap: 4px; flex-wrap: wrap; }}
 /* the board: one column per colour, one row per owner */
-.pl-board {{ display: grid; column-gap: 6px; row-gap: 4px; align-items: start;
+.pl-board {{ display: grid; column-gap: 4px; row-gap: 4px; align-items: start;
   margin: 4px 0; }}
 .pl-board-head {{ font-size: 16px; font-weight: 700; text-align: center; border-radius: 5px;
   padding: 1px 2px; border: 1px solid #333; }}
@@ -103,10 +103,11 @@ CARD_TABLE_CSS = f"""
   align-items: center; column-gap: 14px; row-gap: 2px; margin-top: 3px; }}
 .pl-board-title > span[data-zone] {{ display: inline-flex; align-items: center; gap: 4px; }}
 .pl-board-row-you {{ background: #FFF8DC; }}
-.pl-board-cell {{ display: flex; flex-wrap: wrap; gap: 3px; min-height: 30px;
-  align-content: flex-start; padding: 2px; border-radius: 5px; background: #F4F4F4; }}
+.pl-board-cell {{ display: flex; flex-wrap: wrap; gap: 5px; min-height: 30px;
+  align-content: flex-start; padding: 3px; border-radius: 5px; background: #F4F4F4; }}
 .pl-board-cell.pl-board-row-you {{ background: #FFF3C4; }}
-.pl-chip {{ box-sizing: border-box; min-width: 33px; height: 28px; padding: 0 2px;
+.pl-chip-top {{ outline: 3px solid #1B1B1B; outline-offset: 1px; }}
+.pl-chip {{ box-sizing: border-box; min-width: 26px; height: 28px; padding: 0 2px;
   border: 1.5px solid #333; border-radius: 4px; display: inline-flex; align-items: center;
   justify-content: center; font-weight: 700; font-size: 16px; }}
 .pl-board-none {{ color: #767676; font-size: 16px; padding-left: 4px; }}
@@ -173,12 +174,16 @@ def face_html(face: CardFace) -> str:
             f'<span class="pl-suit" aria-hidden="true">{escape(face.suit_name)}</span></div>')
 
 
-def chip_html(face: CardFace) -> str:
-    """A card on the board: its code on its suit's colour (the column names the suit)."""
-    label = escape(face.label)
-    return (f'<span class="pl-chip" role="img" aria-label="{label}" title="{label}" '
+def chip_html(face: CardFace, *, top: bool = False, in_column: bool = False) -> str:
+    """A card on the board: its code on its suit's colour, or ``in_column`` (its suit's column
+    names the suit) its rank alone when the game gives one; ``top``: a pile's top card,
+    outlined."""
+    label = escape(face.label + (" (top)" if top else ""))
+    css = "pl-chip pl-chip-top" if top else "pl-chip"
+    shown = face.rank if in_column and face.rank else face.code
+    return (f'<span class="{css}" role="img" aria-label="{label}" title="{label}" '
             f'data-card="{escape(face.code)}" style="{_suit_style(face.suit)}">'
-            f'{escape(face.code)}</span>')
+            f'{escape(shown)}</span>')
 
 
 def _back_html(count: int, css: str) -> str:
@@ -203,16 +208,23 @@ def zone_html(zone: CardZone) -> str:
 
 
 def _cell_html(zone: CardZone, extra_class: str) -> str:
-    """One colour's zone on the board: its cards as chips, a dash when empty."""
+    """One colour's zone on the board: its cards as chips, a dash when empty.  A shared pile's
+    last card is its top (the one a player may take): outlined, and said so."""
+    pile = zone.owner is None
     if zone.hidden:
         body = _back_html(zone.count, "pl-back")
     elif zone.faces:
-        body = "".join(chip_html(face) for face in zone.faces)
+        last = len(zone.faces) - 1
+        body = "".join(chip_html(face, top=pile and i == last, in_column=True)
+                       for i, face in enumerate(zone.faces))
     elif zone.cards:
         body = " ".join(escape(code) for code in zone.cards)
     else:
         body = '<span class="pl-board-none" aria-hidden="true">–</span>'
-    label = f"{zone.label}: " + (", ".join(f.label for f in zone.faces) if zone.faces
+    cards = [f.label for f in zone.faces]
+    if pile and cards:
+        cards[-1] += " (top)"
+    label = f"{zone.label}: " + (", ".join(cards) if cards
                                  else f"{zone.count} cards" if zone.count else "empty")
     return (f'<div class="pl-board-cell {extra_class}" role="group" '
             f'aria-label="{escape(label)}" data-zone="{escape(zone.key)}">{body}</div>')
