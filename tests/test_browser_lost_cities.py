@@ -4,8 +4,9 @@ draw by clicking, and checks that the odds panel's numbers are the lines ``pushl
 prints for the command the page shows; that no button's text is cut (an element whose content
 is wider than its box) and the draw buttons differ; that the log shows the newest move first;
 that the opponent menu starts a game against the bot chosen; and that in projector mode at
-1280x720 the hand, the expeditions and the two charts are on screen without scrolling, with no
-text of the table under 16 px.  A missing Chromium is a failure, not a skip.
+1280x720, from the first turn to the last few, the hand, the expeditions, the piles, the buttons
+and the two charts are on screen without scrolling, with no text of the table under 16 px.
+A missing Chromium is a failure, not a skip.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 TIMEOUT_MS = 180_000
 PROJECTOR_VIEWPORT = {"width": 1280, "height": 720}
+#: turns played in projector mode: the deck from 44 to 4 cards, the expeditions at their longest
+LATE_GAME_TURNS = 20
 
 pytestmark = pytest.mark.browser
 
@@ -189,6 +192,9 @@ def test_projector_mode_fits_1280x720_and_the_opponent_menu(app, browser) -> Non
     wait_for_headline(page)
     # the opponent menu: a game against the search bot, at once (no move made yet)
     menu = page.locator(".pushluck-cardtable .pl-opponent-menu select")
+    page.wait_for_function("() => document.querySelectorAll("
+                           "'.pushluck-cardtable .pl-opponent-menu option').length >= 4",
+                           timeout=TIMEOUT_MS)
     offered = menu.locator("option").all_inner_texts()
     assert [text.split()[0] for text in offered[:3]] == ["simple", "odds", "search"]
     assert "classmate" in offered[3]
@@ -203,12 +209,14 @@ def test_projector_mode_fits_1280x720_and_the_opponent_menu(app, browser) -> Non
                  '.pushluck-cardtable [data-zone^="discard:"]',
                  ".pushluck-cardtable .pl-chart, .pushluck-cardtable .pl-charts > *",
                  ".pushluck-cardtable .pl-cardtable-actions button"]
-    for step in range(3):                       # three turns: cards on the expeditions
+    for step in range(LATE_GAME_TURNS):         # to the late game: long expeditions
         assert outside_viewport(page, key_parts) == [], f"turn {step + 1}"
         assert cut_texts(page) == [] and small_texts(page) == []
         plays = page.locator("button[class*='pushluck-action-play-']")
-        (plays if plays.count() else
-         page.locator("button[class*='pushluck-action-discard-']")).first.click()
+        if plays.count():                       # play whatever can be played: the board grows
+            plays.first.click()
+        else:
+            page.locator("button[class*='pushluck-action-discard-']").last.click()
         page.locator("button.pushluck-action-draw-deck").wait_for(timeout=TIMEOUT_MS)
         assert outside_viewport(page, key_parts) == [], f"draw step {step + 1}"
         assert cut_texts(page) == [] and small_texts(page) == []
