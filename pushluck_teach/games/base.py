@@ -442,12 +442,14 @@ class TurnRecord:
 @dataclass(frozen=True)
 class CardFace:
     """How a table draws one card of any game: its code, the text a screen reader says
-    (``"red 4"``), and its suit as a palette index and a name."""
+    (``"red 4"``), its suit as a palette index and a name, and optionally its ``rank`` alone
+    (``"4"``, ``"H"``: what a column of its suit shows)."""
 
     code: str
     label: str
     suit: int
     suit_name: str
+    rank: str = ""
 
 
 @dataclass(frozen=True)
@@ -457,7 +459,9 @@ class CardZone:
     ``owner`` is the player it belongs to (``None``: shared); ``cards`` are card codes in order
     (any game's notation; a pile's top last) and ``faces`` the same cards to draw (when the game
     gives them); a ``hidden`` zone lists no cards but still ``count``s them.  ``key`` is stable
-    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any.
+    (``hand:0``, ``discard:R``, ``deck``); ``colour`` is the zone's colour or suit code, if any,
+    with its palette index ``suit`` and name ``suit_name`` (as a :class:`CardFace` has them), so
+    a table can set the zones of one colour in a column even while they are empty.
     """
 
     key: str
@@ -468,6 +472,8 @@ class CardZone:
     hidden: bool = False
     colour: str | None = None
     faces: tuple[CardFace, ...] = ()
+    suit: int | None = None
+    suit_name: str = ""
 
 
 @dataclass(frozen=True)

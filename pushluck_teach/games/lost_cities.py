@@ -358,14 +358,17 @@ class LostCitiesVariant(Variant):
 
 
 def card_face(card: LCCard) -> CardFace:
-    return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour])
+    return CardFace(card.code, card.label, card.colour_index, COLOUR_NAMES[card.colour],
+                    rank=card.rank_code)
 
 
 def _zone(key: str, label: str, owner: int | None, cards: Sequence[LCCard], *,
           hidden: bool = False, colour: str | None = None) -> CardZone:
     shown = () if hidden else tuple(cards)
     return CardZone(key, label, owner, tuple(c.code for c in shown), len(cards), hidden=hidden,
-                    colour=colour, faces=tuple(card_face(c) for c in shown))
+                    colour=colour, faces=tuple(card_face(c) for c in shown),
+                    suit=None if colour is None else COLOURS.index(colour),
+                    suit_name="" if colour is None else COLOUR_NAMES[colour])
 
 
 # --------------------------------------------------------------------------------------------
@@ -596,8 +599,12 @@ class LostCitiesEngine(Engine):
     def action_label(self, action: str) -> str:
         verb, _, what = action.partition(":")
         if verb == DRAW_FROM:
-            return "Draw from the deck" if what == DECK else \
-                f"Take the top {COLOUR_NAMES.get(what, what)} discard"
+            if what == DECK:
+                return "Draw from the deck"
+            name = COLOUR_NAMES.get(what, what)
+            pile = self._discards[COLOURS.index(what)] if what in COLOURS else []
+            return f"Take {pile[-1].code} from the {name} pile" if pile else \
+                f"Take the top {name} discard"
         return f"{'Play' if verb == PLAY else 'Discard'} {what}"
 
     def view(self, viewer: int | None = -1) -> TableView:
@@ -618,7 +625,7 @@ class LostCitiesEngine(Engine):
                                None, self._discards[i], colour=colour))
         zones.append(_zone(DECK, "deck", None, self._deck, hidden=True))
         match_lines = tuple(
-            (f"this match: {self.match_score(p)}",) for p in range(2))
+            (str(self.match_score(p)),) for p in range(2))     # the table's "this match"
         finished = ""
         if self._over:
             winners = self.winners()
@@ -913,7 +920,11 @@ class ScoreDistribution:
 
 @dataclass(frozen=True)
 class ChartBars:
-    """One bar chart of a report, for a table's analysis panel (exact values, text on bars)."""
+    """One bar chart of a report, for a table's analysis panel (exact values, text on bars).
+
+    ``numeric_labels``: the labels are numbers (scores), to be set on a number axis at their
+    values (evenly spaced ticks), not side by side as names; ``probability``: the values are
+    chances, to be drawn on an axis from 0 to 1."""
 
     title: str
     x_title: str
@@ -921,6 +932,8 @@ class ChartBars:
     labels: tuple[str, ...]
     values: tuple[Fraction, ...]
     texts: tuple[str, ...]
+    numeric_labels: bool = False
+    probability: bool = True
 
 
 @dataclass(frozen=True)
@@ -985,11 +998,11 @@ class ExpeditionOdds:
         """The final score's distribution under the plan, and each missing card's chances."""
         name = COLOUR_NAMES[self.colour]
         scores = ChartBars(
-            f"Final {name} score if you play every {name} card you get (mean "
-            f"{_fmt(self.plan.mean)})", "final score", "probability",
+            f"Final {name} score under the plan (mean {_fmt(self.plan.mean)})", "final score",
+            "probability",
             tuple(str(s) for s, _ in self.plan.probabilities),
             tuple(p for _, p in self.plan.probabilities),
-            tuple(f"{float(p):.1%}" for _, p in self.plan.probabilities))
+            tuple(f"{float(p):.1%}" for _, p in self.plan.probabilities), numeric_labels=True)
         cards = ChartBars(
             f"Chance each missing {name} card ends on your expedition", "card", "probability",
             tuple(m.card.code for m in self.missing), tuple(m.p_played for m in self.missing),
@@ -1001,7 +1014,7 @@ class ExpeditionOdds:
             f"The same with one more handshake (mean {_fmt(extra.mean)})", "final score",
             "probability", tuple(str(s) for s, _ in extra.probabilities),
             tuple(p for _, p in extra.probabilities),
-            tuple(f"{float(p):.1%}" for _, p in extra.probabilities))
+            tuple(f"{float(p):.1%}" for _, p in extra.probabilities), numeric_labels=True)
         return scores, cards, handshake
 
     def as_json(self, exact: bool = False) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import bisect
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pushluck_teach.games.base import RulesError
 from pushluck_teach.games.lost_cities import (
@@ -118,6 +118,8 @@ class RuleOfThumbBot:
 
     seed: random.Random | int | None = 0
     name: str = "simple"
+    #: what a table's seat menu says of the bot
+    summary: ClassVar[str] = "rules of thumb, the weakest"
     open_points: int = 18
     max_gap: int = 3
 
@@ -190,6 +192,8 @@ class OddsBot:
 
     seed: random.Random | int | None = 0
     name: str = "odds"
+    #: what a table's seat menu says of the bot
+    summary: ClassVar[str] = "exact odds, the strongest"
     _cache: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
     _means: PlanMeans = field(default_factory=PlanMeans, repr=False)
 
@@ -381,6 +385,8 @@ class SearchBot:
 
     seed: random.Random | int | None = 0
     name: str = "search"
+    #: what a table's seat menu says of the bot
+    summary: ClassVar[str] = "samples the hidden cards"
     samples: int = 16
 
     def __post_init__(self) -> None:

@@ -1,22 +1,29 @@
 """A table for card-play games (a game without a draw/stop turn, such as Lost Cities).
 
 :class:`CardTable` names no game.  It draws what the engine's :meth:`view` lists in
-``TableView.zones`` (hands, each side's piles, shared piles, the deck), one button per legal
-action (``Engine.legal_actions`` / ``Engine.action_label``), the scores and the log; the game's
-own bots (``GameSpec.bots``) move at once after a human.  Hot seat: with two human seats each
-hand stays hidden until its player presses "Show my hand".
+``TableView.zones``: the zones of one colour (each side's expeditions, the shared discard piles)
+in that colour's column, a row per owner under a heading that also shows the owner's zones
+without a colour (a hidden hand, the deck), and the hand of the player who looks at the table
+large below.  One button per legal action
+(``Engine.legal_actions`` / ``Engine.action_label``), the scores, and the log newest first; the
+game's own bots (``GameSpec.bots``) move at once after a human.  The opponent is chosen on the
+page: each of the game's bots or a classmate (hot seat: each hand stays hidden until its player
+presses "Show my hand"); changing it during a game asks first, then deals a new game.
 
 Beside the table, the analysis panel asks the engine about one subject at a time
 (``Engine.analysis_subjects()``, ``Engine.analysis(subject)``, a report with ``headline``,
-``text_lines()`` and ``chart_bars()``) and shows two Plotly figures updated in place, plus the
-shell command that prints the same numbers (``Engine.position_flags(subject)``).  The report and
-the bots' moves are computed in worker threads unless ``background=False`` (tests); a click
-while a bot plays is refused with a message.  Every handler is guarded: a bad click leaves a
-one-line message and the game unchanged.
+``text_lines()`` and ``chart_bars()``) and shows two Plotly figures updated in place (number
+labels on a number axis with even ticks, chances on an axis from 0 to 1, a distribution's
+probabilities from 0 to a round top above its largest bar), plus the shell
+command that prints the same numbers (``Engine.position_flags(subject)``).  The report and the
+bots' moves are computed in worker threads unless ``background=False`` (tests); a click while a
+bot plays is refused with a message.  Every handler is guarded: a bad click leaves a one-line
+message and the game unchanged.
 """
 
 from __future__ import annotations
 
+import math
 import shlex
 import threading
 from collections.abc import Sequence
@@ -49,7 +56,16 @@ from pushluck_teach.ui.table import action_class
 from pushluck_teach.ui.theme import FONT_STACK, OKABE_ITO, STYLESHEET
 
 HUMAN = "human"
-LOG_LINES_SHOWN = 12
+#: the log's lines kept on the page (newest first; the box scrolls for the older ones)
+LOG_LINES_SHOWN = 60
+#: at most this many bars (of a chart of names) carry their value as text: more would overlap
+#: or shrink below a readable size; the axis and the pointer read them
+MAX_BAR_TEXTS = 6
+#: chart title size: normal mode, projector mode (two charts share half a projector screen)
+CHART_TITLE_SIZE = (14, 16)
+
+#: the charts' titles while they show no position (a bot playing, a hidden hand, game over)
+EMPTY_CHART_TITLES = ("Final score", "Chance of each missing card")
 
 #: Suit colours by suit index (a face also carries its suit's name, never colour alone).
 SUIT_COLOURS: tuple[tuple[str, str], ...] = (
@@ -66,82 +82,222 @@ SUIT_COLOURS: tuple[tuple[str, str], ...] = (
 CARD_TABLE_CSS = f"""
 <style>
 .pushluck-cardtable {{ font-family: {FONT_STACK}; }}
+.pl-cardtable-top {{ align-items: center; column-gap: 12px; }}
+.pl-cardtable-top .widget-dropdown {{ width: auto; }}
+.pl-cardtable-top .widget-dropdown > select {{ font-size: 16px; min-width: 300px; }}
+.pl-cardtable-top .widget-dropdown > label {{ font-size: 16px; width: auto;
+  padding-right: 6px; }}
+.pl-cardtable-confirm {{ align-items: center; column-gap: 8px; padding: 4px 8px;
+  background: #FFF3C4; border: 1px solid #C9A227; border-radius: 6px; }}
+.pl-cardtable-confirm .widget-html-content {{ font-size: 17px; }}
+.pushluck-cardtable .jupyter-button {{ width: auto; padding: 0 12px; font-size: 16px; }}
+.pushluck-cardtable .pushluck-action {{ width: auto !important; min-width: 0;
+  padding: 0 12px; white-space: nowrap; font-size: 17px; }}
+.pl-cardtable-actions .widget-hbox {{ gap: 4px; flex-wrap: wrap; }}
+/* the board: one column per colour, one row per owner */
+.pl-board {{ display: grid; column-gap: 4px; row-gap: 4px; align-items: start;
+  margin: 4px 0; }}
+.pl-board-head {{ font-size: 16px; font-weight: 700; text-align: center; border-radius: 5px;
+  padding: 1px 2px; border: 1px solid #333; }}
+.pl-board-title {{ font-size: 16px; line-height: 1.2; display: flex; flex-wrap: wrap;
+  align-items: center; column-gap: 14px; row-gap: 2px; margin-top: 3px; }}
+.pl-board-title > span[data-zone] {{ display: inline-flex; align-items: center; gap: 4px; }}
+.pl-board-row-you {{ background: #FFF8DC; }}
+.pl-board-cell {{ display: flex; flex-wrap: wrap; gap: 5px; min-height: 30px;
+  align-content: flex-start; padding: 3px; border-radius: 5px; background: #F4F4F4; }}
+.pl-board-cell.pl-board-row-you {{ background: #FFF3C4; }}
+.pl-chip-top {{ outline: 3px solid #1B1B1B; outline-offset: 1px; }}
+.pl-chip {{ box-sizing: border-box; min-width: 26px; height: 28px; padding: 0 2px;
+  border: 1.5px solid #333; border-radius: 4px; display: inline-flex; align-items: center;
+  justify-content: center; font-weight: 700; font-size: 16px; }}
+.pl-board-none {{ color: #767676; font-size: 16px; padding-left: 4px; }}
+.pl-back {{ box-sizing: border-box; min-width: 34px; height: 26px; padding: 0 4px;
+  border: 1.5px solid #333; border-radius: 4px; display: inline-flex; align-items: center;
+  justify-content: center; font-weight: 700; font-size: 16px; color: #fff;
+  background: repeating-linear-gradient(45deg, #555, #555 4px, #777 4px, #777 8px); }}
 .pushluck-zone {{ display: inline-flex; flex-direction: column; margin: 4px 8px 4px 0;
   vertical-align: top; min-width: 64px; }}
-.pushluck-zone-label {{ font-size: 13px; color: #333; }}
-.pushluck-zone-cards {{ display: flex; gap: 4px; flex-wrap: wrap; min-height: 58px; }}
-.pushluck-face {{ box-sizing: border-box; width: 52px; height: 58px; border: 2px solid #333;
+.pushluck-zone-label {{ font-size: 16px; color: #222; }}
+.pushluck-zone-cards {{ display: flex; gap: 4px; flex-wrap: wrap; min-height: 62px; }}
+.pushluck-face {{ box-sizing: border-box; width: 58px; height: 62px; border: 2px solid #333;
   border-radius: 7px; display: flex; flex-direction: column; align-items: center;
-  justify-content: center; font-weight: 700; font-size: 18px; line-height: 1.1; }}
-.pushluck-face .pl-suit {{ font-size: 10px; font-weight: 400; }}
+  justify-content: center; font-weight: 700; font-size: 22px; line-height: 1.1; }}
+.pushluck-face .pl-suit {{ font-size: 13px; font-weight: 400; }}
 .pushluck-back {{ background: repeating-linear-gradient(45deg, #555, #555 4px, #777 4px,
   #777 8px); color: #fff; }}
-.pushluck-zone-row {{ margin: 6px 0; }}
-.pushluck-zone-row-title {{ font-weight: 700; font-size: 15px; }}
+.pushluck-cardtable .pushluck-scores td, .pushluck-cardtable .pushluck-scores th {{
+  font-size: 16px; padding: 1px 8px; }}
+.pushluck-cardtable .pushluck-status {{ font-size: 19px; }}
+.pushluck-cardtable .pushluck-log {{ font-size: 15px; max-height: 190px; }}
+.pushluck-cardtable .pushluck-log .pl-log-newest {{ font-weight: 700; }}
 /* the board and the odds side by side where they fit (charts as wide as the panel) */
 .pl-cardtable-main {{ flex-wrap: wrap; column-gap: 16px; }}
 .pl-cardtable-main > .pl-cardtable-play {{ flex: 1 1 560px; min-width: 0; }}
 .pl-cardtable-main > .pushluck-analysis {{ flex: 1 1 460px; min-width: 0; }}
-/* projector mode (ProjectorSwitch): board | odds with the two charts side by side */
-.pl-projector-table .pl-cardtable-main {{ flex-wrap: nowrap; }}
-.pl-projector-table .pl-cardtable-main > .pl-cardtable-play {{ flex: 5 1 0; }}
-.pl-projector-table .pl-cardtable-main > .pushluck-analysis {{ flex: 6 1 0; }}
-/* the buttons above the board (no scrolling to play); the board compact */
-.pl-projector-table .pl-cardtable-play > .pl-cardtable-actions {{ order: -1; }}
-.pl-projector-table .pl-cardtable-play > .pushluck-status-box {{ order: -2; }}
-.pl-projector-table .pl-cardtable-play > .pl-cardtable-message {{ order: -1; }}
-.pl-projector-table .pushluck-action {{ width: auto !important; padding: 0 10px; }}
-.pl-projector-table .pushluck-zone-row {{ margin: 0; }}
-.pl-projector-table .pushluck-zone {{ margin: 1px 8px 1px 0; }}
-.pl-projector-table .pushluck-zone-label {{ font-size: 14px; }}
+/* projector mode (ProjectorSwitch): board | odds with the two charts side by side, every
+   text a student reads at least 16 px, the board compact so the hand and the expeditions fit
+   1280x720 without scrolling */
+.pl-projector-table .pl-cardtable-main {{ flex-wrap: nowrap; column-gap: 12px; }}
+.pl-projector-table .pl-cardtable-main > .pl-cardtable-play {{ flex: 11 1 0; }}
+.pl-projector-table .pl-cardtable-main > .pushluck-analysis {{ flex: 10 1 0; }}
+.pl-projector-table .pl-cardtable-top .widget-dropdown > select {{ min-width: 260px; }}
+.pl-projector-table .pushluck-status {{ font-size: 18px; line-height: 1.25; }}
+.pl-projector-table .pushluck-scores td, .pl-projector-table .pushluck-scores th {{
+  font-size: 16px; padding: 0 8px; line-height: 1.25; }}
+.pl-projector-table .pl-board {{ margin: 2px 0; row-gap: 3px; }}
+.pl-projector-table .pl-chip {{ font-size: 17px; }}
+.pl-projector-table .pushluck-zone {{ margin: 0; }}
 .pl-projector-table .pushluck-zone-cards {{ min-height: 0; }}
-.pl-projector-table .pushluck-face {{ width: 46px; height: 54px; font-size: 19px; }}
-.pl-projector-table .pushluck-status {{ font-size: 20px; }}
-.pl-projector-table .pushluck-headline {{ font-size: 21px; line-height: 1.35; }}
+.pl-projector-table .pushluck-face {{ width: 56px; height: 58px; font-size: 22px; }}
+.pl-projector-table .pushluck-face .pl-suit {{ font-size: 16px; }}
+.pl-projector-table .pushluck-message {{ font-size: 17px; line-height: 1.25;
+  min-height: 0; }}
+.pl-projector-table .pushluck-action {{ height: 32px; padding: 0 8px; font-size: 17px; }}
+.pl-projector-table .pushluck-headline {{ font-size: 19px; line-height: 1.3; }}
+.pl-projector-table .pushluck-analysis .widget-toggle-buttons .widget-label {{
+  font-size: 16px; }}
 </style>
 """
 
 
+def _suit_style(suit: int) -> str:
+    background, ink = SUIT_COLOURS[suit % len(SUIT_COLOURS)]
+    return f"background:{background};color:{ink}"
+
+
 def face_html(face: CardFace) -> str:
     """One card face: its code large, its suit's name small; read aloud as its label."""
-    background, ink = SUIT_COLOURS[face.suit % len(SUIT_COLOURS)]
     label = escape(face.label)
     return (f'<div class="pushluck-face" role="img" aria-label="{label}" title="{label}" '
-            f'data-card="{escape(face.code)}" style="background:{background};color:{ink}">'
+            f'data-card="{escape(face.code)}" style="{_suit_style(face.suit)}">'
             f'<span aria-hidden="true">{escape(face.code)}</span>'
             f'<span class="pl-suit" aria-hidden="true">{escape(face.suit_name)}</span></div>')
+
+
+def chip_html(face: CardFace, *, top: bool = False, in_column: bool = False) -> str:
+    """A card on the board: its code on its suit's colour, or ``in_column`` (its suit's column
+    names the suit) its rank alone when the game gives one; ``top``: a pile's top card,
+    outlined."""
+    label = escape(face.label + (" (top)" if top else ""))
+    css = "pl-chip pl-chip-top" if top else "pl-chip"
+    shown = face.rank if in_column and face.rank else face.code
+    return (f'<span class="{css}" role="img" aria-label="{label}" title="{label}" '
+            f'data-card="{escape(face.code)}" style="{_suit_style(face.suit)}">'
+            f'{escape(shown)}</span>')
+
+
+def _back_html(count: int, css: str) -> str:
+    return (f'<div class="{css}" role="img" aria-label="{count} cards face down">'
+            f'{count}</div>')
 
 
 def zone_html(zone: CardZone) -> str:
     """A zone: its label and its cards (face down: a back with the number of cards)."""
     if zone.hidden:
-        body = (f'<div class="pushluck-face pushluck-back" role="img" '
-                f'aria-label="{zone.count} cards face down">{zone.count}</div>')
+        body = _back_html(zone.count, "pushluck-face pushluck-back")
     elif zone.faces:
         body = "".join(face_html(face) for face in zone.faces)
     elif zone.cards:
         body = " ".join(escape(code) for code in zone.cards)
     else:
-        body = '<span class="pushluck-empty" style="font-size:13px">empty</span>'
+        body = '<span class="pl-board-none">empty</span>'
     return (f'<div class="pushluck-zone" role="group" aria-label="{escape(zone.label)}" '
             f'data-zone="{escape(zone.key)}"><span class="pushluck-zone-label">'
             f'{escape(zone.label)} ({zone.count})</span>'
             f'<div class="pushluck-zone-cards">{body}</div></div>')
 
 
-def zones_html(zones: Sequence[CardZone], players: int, viewer: int | None) -> str:
-    """The table seen from ``viewer``: the others' zones on top, the shared ones in the middle,
-    the viewer's own zones at the bottom."""
-    order = [p for p in range(players) if p != viewer] + ([viewer] if viewer is not None else [])
-    rows = []
-    for player in order[:-1] if viewer is not None else order:
-        rows.append((f"Player {player + 1}", [z for z in zones if z.owner == player]))
-    rows.append(("Shared", [z for z in zones if z.owner is None]))
-    if viewer is not None:
-        rows.append((f"Player {viewer + 1} (you)", [z for z in zones if z.owner == viewer]))
-    return "".join(
-        f'<div class="pushluck-zone-row"><div class="pushluck-zone-row-title">{escape(title)}'
-        f'</div>{"".join(zone_html(z) for z in row)}</div>' for title, row in rows if row)
+def _cell_html(zone: CardZone, extra_class: str) -> str:
+    """One colour's zone on the board: its cards as chips, a dash when empty.  A shared pile's
+    last card is its top (the one a player may take): outlined, and said so."""
+    pile = zone.owner is None
+    if zone.hidden:
+        body = _back_html(zone.count, "pl-back")
+    elif zone.faces:
+        last = len(zone.faces) - 1
+        body = "".join(chip_html(face, top=pile and i == last, in_column=True)
+                       for i, face in enumerate(zone.faces))
+    elif zone.cards:
+        body = " ".join(escape(code) for code in zone.cards)
+    else:
+        body = '<span class="pl-board-none" aria-hidden="true">–</span>'
+    cards = [f.label for f in zone.faces]
+    if pile and cards:
+        cards[-1] += " (top)"
+    label = f"{zone.label}: " + (", ".join(cards) if cards
+                                 else f"{zone.count} cards" if zone.count else "empty")
+    return (f'<div class="pl-board-cell {extra_class}" role="group" '
+            f'aria-label="{escape(label)}" data-zone="{escape(zone.key)}">{body}</div>')
+
+
+def _owner_prefix(owner: int | None) -> str:
+    return "" if owner is None else f"Player {owner + 1}'s "
+
+
+def _short_label(zone: CardZone) -> str:
+    """A zone's label without its owner ("Player 2's hand" → "hand") and its colour."""
+    label = zone.label
+    prefix = _owner_prefix(zone.owner)
+    if label.startswith(prefix):
+        label = label[len(prefix):]
+    if zone.suit_name:
+        label = " ".join(w for w in label.split() if w != zone.suit_name)
+    return label
+
+
+def _other_html(zone: CardZone) -> str:
+    """A zone without a colour at a row's end: its short name and its cards (a hand face
+    down: a back with the count)."""
+    cards = _back_html(zone.count, "pl-back") if zone.hidden else \
+        "".join(chip_html(face) for face in zone.faces)
+    return (f'<span role="group" aria-label="{escape(zone.label)} ({zone.count})" '
+            f'data-zone="{escape(zone.key)}">{escape(_short_label(zone))} {cards}</span>')
+
+
+def _row_title(zones: Sequence[CardZone], owner: int | None, names: Sequence[str]) -> str:
+    """The row's heading: whose it is and what its zones are (``expeditions``, ``discard
+    piles``): the zones' labels without their colour, when they agree."""
+    kinds = {_short_label(z) for z in zones}
+    kind = (kinds.pop() + "s") if len(kinds) == 1 else ""
+    if owner is None:
+        return f"<b>{escape(kind[:1].upper() + kind[1:] or 'Shared')}</b>"
+    return f"<b>{escape(names[owner])}</b>" + (f": {escape(kind)}" if kind else "")
+
+
+def board_html(zones: Sequence[CardZone], players: int, viewer: int | None,
+               names: Sequence[str] | None = None) -> str:
+    """The table seen from ``viewer``: a column per colour, a row per owner (the others on top,
+    the shared zones in the middle, the viewer's at the bottom, Player 1's when nobody looks)
+    under a heading that also shows the owner's zones without a colour (a hand face down, the
+    deck), and the viewer's own hand large below.  ``names``: how the rows name each player."""
+    names = list(names or [f"Player {p + 1}" for p in range(players)])
+    bottom = viewer if viewer is not None else 0
+    owners: list[int | None] = [p for p in range(players) if p != bottom] + [None, bottom]
+    colours: list[tuple[str, int, str]] = []
+    for zone in zones:
+        if zone.colour is not None and zone.colour not in [c for c, _, _ in colours]:
+            suit = zone.suit if zone.suit is not None else len(colours)
+            colours.append((zone.colour, suit, zone.suit_name or zone.colour))
+    below = [z for z in zones if z.owner == bottom and z.colour is None and not z.hidden]
+    parts = [f'<div class="pl-board-head" style="{_suit_style(suit)}">{escape(name)}</div>'
+             for _, suit, name in colours]
+    for owner in owners:
+        row = [z for z in zones if z.owner == owner and z not in below]
+        coloured = {z.colour: z for z in row if z.colour is not None}
+        others = [z for z in row if z.colour is None]
+        if not row:
+            continue
+        you = " pl-board-row-you" if owner == viewer and viewer is not None else ""
+        parts.append(f'<div class="pl-board-title" style="grid-column: 1 / -1">'
+                     f'<span>{_row_title(list(coloured.values()), owner, names)}</span>'
+                     + "".join(_other_html(z) for z in others) + "</div>")
+        for colour, _, _ in colours:
+            zone = coloured.get(colour)
+            parts.append(_cell_html(zone, you) if zone is not None
+                         else '<div class="pl-board-empty-cell"></div>')
+    grid = (f'<div class="pl-board" style="grid-template-columns: '
+            f'repeat({len(colours)}, minmax(0, 1fr))">{"".join(parts)}</div>')
+    return grid + "".join(zone_html(z) for z in below)
 
 
 def command_line(game: str, flags: dict[str, str]) -> str:
@@ -152,12 +308,71 @@ def command_line(game: str, flags: dict[str, str]) -> str:
     return " ".join(shlex.quote(part) for part in parts) + " --exact"
 
 
+def even_step(low: float, high: float, most_ticks: int = 6) -> float:
+    """The smallest whole tick step (1, 2, 5, 10, 20, 25, 50, 100 ...) that puts at most
+    ``most_ticks`` ticks (multiples of the step) between ``low`` and ``high``."""
+    power = 1.0
+    while True:
+        for factor in ((1, 2, 5) if power < 10 else (1, 2, 2.5, 5)):
+            step = factor * power
+            if math.floor(high / step) - math.ceil(low / step) + 1 <= most_ticks:
+                return step
+        power *= 10
+
+
+def number_axis(values: Sequence[float]) -> tuple[dict[str, Any], float]:
+    """A linear axis for bars at the numbers ``values``: (axis settings with a range and at
+    most six even ticks through 0, the bars' width)."""
+    ordered = sorted(set(values))
+    gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
+    width = min(gaps) if gaps else 1.0
+    low, high = ordered[0] - width, ordered[-1] + width
+    if high - low < 10:
+        middle = (low + high) / 2
+        low, high = middle - 5, middle + 5
+    step = even_step(low, high)      # at most six: room for "-20" under half a screen
+    return ({"type": "linear", "range": [low, high], "tick0": 0, "dtick": step,
+             "tickmode": "linear", "autorange": False}, 0.8 * width)
+
+
+#: the probability axis: 0 to 1, a line every 0.2
+PROBABILITY_AXIS: dict[str, Any] = {"range": [0, 1], "autorange": False, "tick0": 0,
+                                    "dtick": 0.2, "tickmode": "linear"}
+#: the tops (and tick steps) a distribution's probability axis may take
+DISTRIBUTION_TOPS = ((0.05, 0.01), (0.1, 0.02), (0.25, 0.05), (0.5, 0.1), (1.0, 0.2))
+
+
+def distribution_axis(values: Sequence[float]) -> dict[str, Any]:
+    """The probability axis of a distribution over many outcomes (bars that add up to 1): from
+    0 to the first round top (0.05, 0.1, 0.25, 0.5, 1) above its largest bar, so a score spread
+    over a hundred values does not lie flat along a 0-1 axis; never above 1."""
+    largest = max(values, default=0.0)
+    top, step = next(((t, d) for t, d in DISTRIBUTION_TOPS if largest * 1.05 <= t),
+                     DISTRIBUTION_TOPS[-1])
+    return {**PROBABILITY_AXIS, "range": [0, top], "dtick": step}
+
+
+def seat_label(seat: str, spec: GameSpec) -> str:
+    """How the seat menu names a seat: a bot with what its game says of it, or a classmate."""
+    if seat == HUMAN:
+        return "a classmate (hot seat: take turns at this screen)"
+    summary = getattr(spec.bots[seat](), "summary", "")
+    return f"{seat} bot ({summary})" if summary else f"{seat} bot"
+
+
+def seat_name(seat: str, humans: int) -> str:
+    """A seat as the scores and the board name it: ``you``, ``classmate``, ``odds bot``."""
+    if seat == HUMAN:
+        return "you" if humans == 1 else "hot seat"
+    return f"{seat} bot"
+
+
 class CardTable(widgets.VBox):
     """A card-play game against the game's bots or a classmate (see the module docstring).
 
     Traitlets: ``game``, ``seats`` (``"human"`` or one of the game's bot names, per seat),
-    ``seed``, ``options`` (rule options), ``subject`` (what the analysis panel shows) and
-    ``message`` (the last message on the page).
+    ``seed`` (the deal), ``options`` (rule options), ``subject`` (what the analysis panel
+    shows) and ``message`` (the last message on the page).
     """
 
     game = Unicode("")
@@ -177,12 +392,16 @@ class CardTable(widgets.VBox):
         self.spec: GameSpec = get_game(game)
         if self.spec.has_turn_model:
             raise RulesError(f"{game} has a draw/stop turn: play it on the GameTable")
+        seats = self._checked_seats(seats)
         self.background = background
         self._worker: LatestOnly[Any] = LatestOnly("pushluck-card-analysis")
         self._bot_worker: LatestOnly[list[str]] = LatestOnly("pushluck-card-bots")
         self.thinking = False
         self._settled = threading.Event()   # set whenever no bot move is pending
         self._settled.set()
+        self.human_moves = 0                # the humans' actions in this game
+        self.pending_opponent: str | None = None
+        self._title_width = 40
         self.header = widgets.HTML(STYLESHEET + CARD_TABLE_CSS)
         self.status = widgets.HTML()
         self.table_html = widgets.HTML()
@@ -192,37 +411,67 @@ class CardTable(widgets.VBox):
         self.show_hand.add_class("pushluck-show-hand")
         self.show_hand.on_click(lambda _: self._guard(self._reveal))
         self.actions_box = widgets.VBox()
-        self.new_game_button = widgets.Button(description="New game")
-        self.new_game_button.on_click(lambda _: self._guard(self.new_game))
+        # the opponent: the game's bots and a classmate at the same screen
+        choices = [(seat_label(name, self.spec), name) for name in self.spec.bots]
+        choices.append((seat_label(HUMAN, self.spec), HUMAN))
+        self.opponent_menu = widgets.Dropdown(
+            options=choices, value=seats[1] if len(seats) > 1 else None,
+            description="Opponent" if seats[0] == HUMAN else "Player 2",
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto"))
+        self.opponent_menu.add_class("pl-opponent-menu")
+        self.opponent_menu.observe(self._on_opponent_menu, names="value")
+        self.confirm_text = widgets.HTML()
+        self.confirm_new = widgets.Button(description="Start a new game",
+                                          tooltip="The game in progress ends")
+        self.confirm_new.add_class("pl-confirm-new")
+        self.confirm_new.on_click(lambda _: self._guard(self._confirm_opponent))
+        self.confirm_keep = widgets.Button(description="Keep playing")
+        self.confirm_keep.add_class("pl-confirm-keep")
+        self.confirm_keep.on_click(lambda _: self._guard(self._keep_opponent))
+        self.confirm_box = widgets.HBox([self.confirm_text, self.confirm_new, self.confirm_keep],
+                                        layout=widgets.Layout(flex_flow="row wrap",
+                                                              display="none"))
+        self.confirm_box.add_class("pl-cardtable-confirm")
+        self.new_game_button = widgets.Button(description="New game",
+                                              tooltip="Deal new cards (the next deal)")
+        self.new_game_button.add_class("pl-new-game")
+        self.new_game_button.on_click(lambda _: self._guard(self.next_deal))
         self.log_html = widgets.HTML()
         self.subject_buttons = widgets.ToggleButtons(description="Odds for")
         self.subject_buttons.observe(self._on_subject, names="value")
         self.headline = widgets.HTML()
         self.numbers = widgets.HTML()
         self.cli_html = widgets.HTML()
+
         def chart_layout(title: str) -> dict[str, Any]:
-            # a smaller title on two lines: the two charts share half a projector screen
             layout = base_layout(title, margin=TWO_LINE_TITLE_MARGIN)
-            layout["title"]["font"] = {"size": 13}
+            layout["title"]["font"] = {"size": CHART_TITLE_SIZE[0]}
+            layout["yaxis"] = dict(PROBABILITY_AXIS)
             return layout
 
         self.score_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
-                                                marker={"color": OKABE_ITO["blue"]})],
-                                        chart_layout("Final score"))
+                                                cliponaxis=False, constraintext="none",
+                                                marker={"color": OKABE_ITO["blue"],
+                                                        "line": {"width": 0}})],
+                                        chart_layout(EMPTY_CHART_TITLES[0]))
         self.card_figure = live_figure([go.Bar(x=[], y=[], text=[], textposition="outside",
-                                               marker={"color": OKABE_ITO["bluish_green"]})],
-                                       chart_layout("Chance of each missing card"),
+                                               cliponaxis=False, constraintext="none",
+                                               marker={"color": OKABE_ITO["bluish_green"],
+                                                       "line": {"width": 0}})],
+                                       chart_layout(EMPTY_CHART_TITLES[1]),
                                        carry_bundle=False)
         panel = widgets.VBox([self.subject_buttons, self.headline,
                               chart_row(self.score_figure, self.card_figure), self.numbers,
                               self.cli_html])
         panel.add_class("pushluck-analysis")
         play = widgets.VBox([self.status, self.table_html, self.message_html, self.show_hand,
-                             self.actions_box, self.new_game_button, self.log_html])
+                             self.actions_box, self.log_html])
         play.add_class("pl-cardtable-play")
         self.status.add_class("pushluck-status-box")
         self.message_html.add_class("pl-cardtable-message")
         self.actions_box.add_class("pl-cardtable-actions")
+        self._play, self._panel = play, panel
         main = widgets.HBox([play, panel])
         main.add_class("pl-cardtable-main")
         # projector mode: the log, the number lines and the command fold away (one click)
@@ -230,11 +479,14 @@ class CardTable(widgets.VBox):
         self.projector_switch = ProjectorSwitch(
             on=projector, charts=(self.score_figure, self.card_figure),
             on_change=[self._projector_changed])
+        top = widgets.HBox([self.projector_switch, self.opponent_menu, self.new_game_button],
+                           layout=widgets.Layout(flex_flow="row wrap"))
+        top.add_class("pl-cardtable-top")
+        self.children = [self.header, top, self.confirm_box, main]
+        self.game, self.seats, self.seed = game, seats, seed
+        self.options = dict(options or {})
         if self.projector_switch.on:
             self._projector_changed(True)
-        self.children = [self.header, self.projector_switch, main]
-        self.game, self.seats, self.seed = game, tuple(seats), seed
-        self.options = dict(options or {})
         self.new_game()
 
     def _projector_changed(self, on: bool) -> None:
@@ -242,34 +494,134 @@ class CardTable(widgets.VBox):
             self.add_class("pl-projector-table")
         else:
             self.remove_class("pl-projector-table")
+        # the last moves' message: under the board, or in projector mode atop the odds (the
+        # board and the buttons fill the left half of the screen)
+        play = [c for c in self._play.children if c is not self.message_html]
+        panel = [c for c in self._panel.children if c is not self.message_html]
+        if on:
+            panel.insert(0, self.message_html)
+        else:
+            play.insert(play.index(self.table_html) + 1, self.message_html)
+        self._play.children, self._panel.children = tuple(play), tuple(panel)
+        self._title_width = 28 if on else 40
+        size = CHART_TITLE_SIZE[1] if on else CHART_TITLE_SIZE[0]
+        for fig in (self.score_figure, self.card_figure):
+            with fig.batch_update():
+                fig.layout.title.font.size = size
+                if fig.layout.title.text:
+                    fig.layout.title.text = wrapped_title(
+                        fig.layout.title.text.replace("<br>", " "), self._title_width)
+            sync_widget_state(fig)
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    def _checked_seats(self, seats: Sequence[str]) -> tuple[str, ...]:
+        """The seats in lower case; a one-line RulesError for a wrong count or an unknown
+        seat."""
+        chosen = tuple(str(s).strip().lower() for s in seats)
+        if not self.spec.min_players <= len(chosen) <= self.spec.max_players:
+            raise RulesError(f"{self.spec.name} takes {self.spec.min_players}-"
+                             f"{self.spec.max_players} players, not {len(chosen)}")
+        for seat in chosen:
+            if seat != HUMAN and seat not in self.spec.bots:
+                raise RulesError(f"unknown seat {seat!r} (human, {', '.join(self.spec.bots)})")
+        return chosen
+
+    def seat_names(self) -> list[str]:
+        """Each player as the page names them: ``Player 2 (odds bot)``."""
+        humans = sum(seat == HUMAN for seat in self.seats)
+        return [f"Player {p + 1} ({seat_name(seat, humans)})" for p, seat in enumerate(self.seats)]
+
+    def _opponent_words(self, seat: str) -> str:
+        return "a classmate (hot seat)" if seat == HUMAN else f"the {seat} bot"
+
+    def choose_opponent(self, seat: str) -> None:
+        """What choosing ``seat`` in the opponent menu does: at once before the first move or
+        after the game, else once the player confirms (see :meth:`_on_opponent_menu`)."""
+        self.opponent_menu.value = seat
+
+    def _on_opponent_menu(self, change: dict[str, Any]) -> None:
+        if change["new"] is None or change["new"] == change["old"]:
+            return
+        self._guard(lambda: self._opponent_chosen(change["new"]))
+
+    def _opponent_chosen(self, seat: str) -> None:
+        if seat == self.seats[1]:
+            self._hide_confirm()
+            return
+        if self.human_moves and not self.engine.is_over:
+            self.pending_opponent = seat
+            self.confirm_text.value = (
+                f"Start a new game against {escape(self._opponent_words(seat))}? "
+                "The game in progress ends.")
+            self.confirm_keep.description = \
+                f"Keep playing against {self._opponent_words(self.seats[1])}"
+            self.confirm_box.layout.display = "flex"
+            return
+        self._start_against(seat)
+
+    def _start_against(self, seat: str) -> None:
+        self._hide_confirm()
+        seats = list(self.seats)
+        seats[1] = seat
+        self.seats = self._checked_seats(seats)
+        self.new_game(f"New game against {self._opponent_words(seat)}, deal {self.seed}.")
+
+    def _confirm_opponent(self) -> None:
+        if self.pending_opponent is None:
+            raise RulesError("no new opponent was chosen")
+        self._start_against(self.pending_opponent)
+
+    def _keep_opponent(self) -> None:
+        self._hide_confirm()
+        self._set_menu_quietly(self.seats[1])
+        self.message = f"Still playing against {self._opponent_words(self.seats[1])}."
+        self._render_message()
+
+    def _hide_confirm(self) -> None:
+        self.pending_opponent = None
+        self.confirm_box.layout.display = "none"
+
+    def _set_menu_quietly(self, seat: str) -> None:
+        self.opponent_menu.unobserve(self._on_opponent_menu, names="value")
+        try:
+            self.opponent_menu.value = seat
+        finally:
+            self.opponent_menu.observe(self._on_opponent_menu, names="value")
 
     # -- game flow -----------------------------------------------------------------------------
 
-    def new_game(self) -> None:
+    def next_deal(self) -> None:
+        """The New game button: the next deal, the same seats."""
+        self.seed += 1
+        self.new_game()
+
+    def new_game(self, first_line: str | None = None) -> None:
         """Deal a new game with the current seats, seed and options."""
-        seats = tuple(str(s).strip().lower() for s in self.seats)
-        if len(seats) < self.spec.min_players or len(seats) > self.spec.max_players:
-            raise RulesError(f"{self.spec.name} takes {self.spec.min_players}-"
-                             f"{self.spec.max_players} players, not {len(seats)}")
-        for seat in seats:
-            if seat != HUMAN and seat not in self.spec.bots:
-                raise RulesError(f"unknown seat {seat!r} (human, {', '.join(self.spec.bots)})")
+        seats = self._checked_seats(self.seats)
         variant = self.spec.variant(self.options)
-        self.engine: Engine = self.spec.new_engine(variant, players=len(seats), seed=self.seed)
+        engine: Engine = self.spec.new_engine(variant, players=len(seats), seed=self.seed)
+        self._bot_worker.supersede()        # a bot still thinking about the old game is ignored
+        self._hide_confirm()
+        self.seats = seats
+        if len(seats) > 1:
+            self._set_menu_quietly(seats[1])
+        self.engine = engine
         self.bots = {i: self.spec.bots[s]() for i, s in enumerate(seats) if s != HUMAN}
         self.humans = [i for i, s in enumerate(seats) if s == HUMAN]
+        self.human_moves = 0
         self.revealed = len(self.humans) < 2
-        subjects = self.engine.analysis_subjects()
+        subjects = engine.analysis_subjects()
         self.subject_buttons.unobserve(self._on_subject, names="value")
         self.subject_buttons.options = [(label, key) for label, key in subjects]
         self.subject = self.subject if self.subject in {k for _, k in subjects} else \
             (subjects[0][1] if subjects else "")
         self.subject_buttons.value = self.subject or None
         self.subject_buttons.observe(self._on_subject, names="value")
-        self._bot_worker.supersede()
         self.thinking = False
         self._settled.set()
-        self._let_bots_move([f"New game, seed {self.seed}."])
+        self._let_bots_move([first_line or f"New game, deal {self.seed}: "
+                             f"{' against '.join(self.seat_names())}."])
 
     def viewer(self) -> int | None:
         """Whose hand is face up: the only human; with two, the mover once revealed."""
@@ -295,6 +647,7 @@ class CardTable(widgets.VBox):
             raise RulesError(f"Player {engine.current_player + 1}: show your hand first")
         before = engine.current_player
         lines = engine.act(action)
+        self.human_moves += 1
         if len(self.humans) >= 2 and (engine.current_player != before or engine.is_over):
             self.revealed = False
         self._let_bots_move(lines)
@@ -303,9 +656,9 @@ class CardTable(widgets.VBox):
         """The bots' moves until a human is to move: at once without ``background``, else in a
         worker thread (a search bot may take longer than a click should), the page showing
         the human's move meanwhile."""
-        engine = self.engine
-        if not self.background or engine.is_over or engine.current_player not in self.bots:
-            lines = lines + self._run_bots()
+        engine, bots = self.engine, self.bots
+        if not self.background or engine.is_over or engine.current_player not in bots:
+            lines = lines + self._run_bots(engine, bots)
             self.message = " ".join(lines[-3:])
             self.render()
             return
@@ -323,13 +676,13 @@ class CardTable(widgets.VBox):
             self.render()
             self._settled.set()
 
-        self._bot_worker.submit(self._run_bots, done)
+        self._bot_worker.submit(lambda: self._run_bots(engine, bots), done)
 
-    def _run_bots(self) -> list[str]:
+    @staticmethod
+    def _run_bots(engine: Engine, bots: dict[int, Any]) -> list[str]:
         lines: list[str] = []
-        engine = self.engine
-        while not engine.is_over and engine.current_player in self.bots:
-            lines += engine.act(self.bots[engine.current_player].choose(engine))
+        while not engine.is_over and engine.current_player in bots:
+            lines += engine.act(bots[engine.current_player].choose(engine))
         return lines
 
     def _reveal(self) -> None:
@@ -356,9 +709,10 @@ class CardTable(widgets.VBox):
         viewer = self.viewer()
         view = engine.view(viewer)
         mover = engine.current_player
+        names = self.seat_names()
         rows = "".join(
             f'<tr class="{"pl-to-move" if p == mover and not engine.is_over else ""}">'
-            f"<td>Player {p + 1} ({escape(self.seats[p])})</td><td>{view.scores[p]}</td>"
+            f"<td>{escape(names[p])}</td><td>{view.scores[p]}</td>"
             f"<td>{escape('; '.join(view.player_lines[p]) if view.player_lines else '')}</td>"
             "</tr>" for p in range(engine.players))
         state = view.finished_text or (f"Player {mover + 1} to move: "
@@ -367,13 +721,19 @@ class CardTable(widgets.VBox):
             f'<div class="pushluck-status">{escape(view.round_text)} · deck '
             f'{view.draw_pile} cards · {state}</div><div class="pushluck-scores"><table>'
             f"<tr><th>player</th><th>game score</th><th>this match</th></tr>{rows}</table></div>")
-        self.table_html.value = zones_html(view.zones, engine.players, viewer)
+        self.table_html.value = board_html(view.zones, engine.players, viewer,
+                                           names)
         self.show_hand.layout.display = "" if (len(self.humans) >= 2 and not self.revealed
                                                and not engine.is_over) else "none"
+        self.show_hand.description = f"Player {mover + 1}: show my hand"
         self._render_actions(viewer)
         self._render_message()
-        self.log_html.value = ('<div class="pushluck-log">' + "<br>".join(
-            escape(line) for line in engine.log[-LOG_LINES_SHOWN:]) + "</div>")
+        newest_first = list(reversed(engine.log[-LOG_LINES_SHOWN:]))
+        self.log_html.value = (
+            '<div class="pushluck-log" role="log" aria-label="moves, newest first">'
+            '<div class="pl-log-title">Moves, newest first:</div>' + "".join(
+                f'<div class="{"pl-log-newest" if i == 0 else "pl-log-line"}">'
+                f"{escape(line)}</div>" for i, line in enumerate(newest_first)) + "</div>")
         self._render_analysis()
 
     def _render_actions(self, viewer: int | None) -> None:
@@ -384,8 +744,9 @@ class CardTable(widgets.VBox):
             return
         groups: dict[str, list[widgets.Button]] = {}
         for action in legal:
-            button = widgets.Button(description=engine.action_label(action),
-                                    tooltip=engine.action_label(action))
+            label = engine.action_label(action)
+            button = widgets.Button(description=label, tooltip=label,
+                                    layout=widgets.Layout(width="auto"))
             button.add_class("pushluck-action")
             button.add_class(action_class(action))
             button.on_click(lambda _, a=action: self.click(a))
@@ -434,21 +795,17 @@ class CardTable(widgets.VBox):
         if report is None:
             self.headline.value = f'<div class="pushluck-headline">{escape(note)}</div>'
             self.numbers.value = self.cli_html.value = ""
-            for fig in figures:
-                with fig.batch_update():
+            for fig, title in zip(figures, EMPTY_CHART_TITLES, strict=True):
+                with fig.batch_update():      # no stale title or axis of an earlier position
                     fig.data[0].x, fig.data[0].y, fig.data[0].text = [], [], []
+                    fig.layout.title.text = title
+                    fig.layout.xaxis.update(type="category", autorange=True, range=None,
+                                            tickmode=None, dtick=None, tick0=None)
             sync_widget_state(*figures)
             return
         self.headline.value = f'<div class="pushluck-headline">{escape(report.headline)}</div>'
         for fig, chart in zip(figures, report.chart_bars(), strict=False):
-            with fig.batch_update():
-                fig.data[0].x = list(chart.labels)
-                fig.data[0].y = [float(v) for v in chart.values]
-                fig.data[0].text = list(chart.texts)
-                fig.layout.title.text = wrapped_title(chart.title)
-                fig.layout.xaxis.title.text = chart.x_title
-                fig.layout.yaxis.title.text = chart.y_title
-                fig.layout.xaxis.type = "category"
+            self._draw_chart(fig, chart)
         sync_widget_state(*figures)
         self.numbers.value = ('<div class="pushluck-numbers">' + "<br>".join(
             escape(line) for line in report.text_lines()) + "</div>")
@@ -456,6 +813,39 @@ class CardTable(widgets.VBox):
             self.cli_html.value = ('<div>Check it yourself in a terminal:<br><code class='
                                    f'"pushluck-cli">{escape(command_line(self.spec.name, flags))}'
                                    "</code></div>")
+
+    def _draw_chart(self, fig: Any, chart: Any) -> None:
+        """One report chart into ``fig``: number labels (a distribution over scores) on a linear
+        axis with even ticks, its probabilities from 0 to a round top (:func:`distribution_axis`);
+        names side by side otherwise, their chances from 0 to 1, each bar's value as text when
+        the bars are few enough for the texts not to overlap."""
+        values = [float(v) for v in chart.values]
+        texts = list(chart.texts)
+        with fig.batch_update():
+            bar = fig.data[0]
+            if getattr(chart, "numeric_labels", False) and chart.labels:
+                numbers = [float(label) for label in chart.labels]
+                axis, width = number_axis(numbers)
+                bar.x, bar.width = numbers, width
+                fig.layout.xaxis.update(axis)
+            else:
+                bar.x, bar.width = list(chart.labels), None
+                fig.layout.xaxis.update(type="category", autorange=True, range=None,
+                                        tickmode=None, dtick=None, tick0=None)
+            bar.y = values
+            named = not getattr(chart, "numeric_labels", False)
+            bar.text = texts if named and len(values) <= MAX_BAR_TEXTS else []
+            bar.hovertext = texts
+            bar.hovertemplate = "%{x}: %{hovertext}<extra></extra>"
+            if getattr(chart, "probability", True) and not named:
+                fig.layout.yaxis.update(distribution_axis(values))
+            elif getattr(chart, "probability", True):
+                fig.layout.yaxis.update(PROBABILITY_AXIS)
+            else:
+                fig.layout.yaxis.update(autorange=True, range=None, tickmode=None, dtick=None)
+            fig.layout.title.text = wrapped_title(chart.title, self._title_width)
+            fig.layout.xaxis.title.text = chart.x_title
+            fig.layout.yaxis.title.text = chart.y_title
 
     def wait(self) -> None:
         """Block until the bots' moves and the panel's computation have finished (tests)."""
