@@ -137,6 +137,7 @@ from pushluck_teach.games.base import (
     register,
     whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 try:  # gmpy2's rationals are much faster than fractions.Fraction
     from gmpy2 import mpq as _rational
@@ -1004,7 +1005,11 @@ def _doubled_index(doubled: str | None, cards: Sequence[Card], gone: Sequence[Ca
     """The index in ``cards`` of the card a spent queen relic doubled (``None``: none)."""
     if doubled is None or not str(doubled).strip():
         return None
-    card = parse_card(str(doubled))
+    named = parse_cards(str(doubled))
+    if len(named) != 1:
+        raise PositionError(f"--doubled names the one card your queen relic doubled, not "
+                            f"{len(named)} cards ({quoted(str(doubled))})")
+    card = named[0]
     if card not in cards:
         raise PositionError(f"doubled card {card.code} is not among the drawn cards")
     if relic_rank is not None or not any(c.rank == "Q" for c in gone):
