@@ -696,7 +696,9 @@ class GameSpec:
     * ``example``: a position that leaves a decision, as position flags (``{"drawn": "5h 9s"}``),
       for lessons and docs;
     * ``variant_from_text``: builds a variant from a rule file's text (``pushluck ... --rules
-      FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files.
+      FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files;
+    * ``sweep``: the whole-number option a sweep starts with (the lab's Sweep tab); ``None``:
+      the first whole-number option.
     """
 
     name: str
@@ -717,6 +719,7 @@ class GameSpec:
     bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
     example: Mapping[str, str] = field(default_factory=dict)
     variant_from_text: Callable[[str], Variant] | None = None
+    sweep: str | None = None
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:

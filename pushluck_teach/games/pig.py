@@ -289,6 +289,7 @@ SPEC = register(GameSpec(
     position_flags=(ROLLS, SCORE, OPPONENT),
     whole_game="pushluck_teach.solve.whole_game.pig",
     example={"drawn": "3 5"},
+    sweep="die_sides",
     min_players=1,
     max_players=8,
     presets={

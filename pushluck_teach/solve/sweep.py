@@ -167,6 +167,38 @@ def check_sweep(variant: Variant, key: str, values: Sequence[Any]) -> None:
             raise OptionError(f"sweep of {key}: {exc}") from None
 
 
+def whole_number_options(variant_cls: type[Variant]) -> tuple[str, ...]:
+    """The options of a variant class a range can sweep (whole numbers)."""
+    hints = typing.get_type_hints(variant_cls)
+    return tuple(name for name in variant_cls.option_names() if hints[name] is int)
+
+
+def default_sweep(spec: GameSpec, variant: Variant) -> tuple[str, int, int, int] | None:
+    """What a sweep of ``spec`` starts with: the option (the spec's ``sweep``, else its first
+    whole-number option) and its :func:`sweep_range`.  ``None``: no whole-number option."""
+    names = whole_number_options(type(variant))
+    if not names:
+        return None
+    key = spec.sweep if spec.sweep in names else names[0]
+    return (key, *sweep_range(variant, key))
+
+
+def sweep_range(variant: Variant, key: str) -> tuple[int, int, int]:
+    """A range ``(start, stop, step)`` for whole-number option ``key`` within its allowed
+    values: all of them when there are at most 21, else around the variant's value (half to one
+    and a half times it, about ten steps; from 0: 0-20 by 2)."""
+    info = type(variant).option_info(key)
+    value = getattr(variant, key)
+    low = info.low if info.low is not None else 0
+    high = info.high if info.high is not None else max(2 * value, low + 20)
+    if high - low <= 20:
+        return low, high, 1
+    if value <= low:
+        return low, min(high, low + 20), 2
+    start, stop = max(low, value // 2), min(high, value + value // 2)
+    return start, stop, max(1, (stop - start) // 10)
+
+
 # --------------------------------------------------------------------------------------------
 # One point
 
@@ -328,6 +360,7 @@ def _run_dask(scheduler: Any, job: tuple[Any, ...], flags: dict[str, Any],
 
 
 __all__ = [
-    "SweepPoint", "SweepResult", "check_sweep", "compute_point", "parse_sweep_option",
-    "point_variant", "run_sweep", "whole_game_solver", "win_chance",
+    "SweepPoint", "SweepResult", "check_sweep", "compute_point", "default_sweep",
+    "parse_sweep_option", "point_variant", "run_sweep", "sweep_range", "whole_game_solver",
+    "whole_number_options", "win_chance",
 ]

@@ -35,7 +35,15 @@ from traitlets import Unicode
 
 from pushluck_teach.cards import RANKS, SUITS, CardError
 from pushluck_teach.games import get_game
-from pushluck_teach.games.base import GameSpec, RulesError, Variant, coerce_option, turn_games
+from pushluck_teach.games.base import (
+    GameSpec,
+    OptionError,
+    RulesError,
+    Variant,
+    coerce_option,
+    parse_whole_number,
+    turn_games,
+)
 from pushluck_teach.games.custom import (
     BUILT_GAMES,
     MAX_STATES,
@@ -53,7 +61,16 @@ from pushluck_teach.games.rules_format import (
     rules_to_token,
 )
 from pushluck_teach.solve.compare import Summary, summarise
-from pushluck_teach.solve.sweep import SweepPoint, SweepResult, run_sweep
+from pushluck_teach.solve.sweep import (
+    MAX_POINTS,
+    SweepPoint,
+    SweepResult,
+    check_sweep,
+    default_sweep,
+    run_sweep,
+    sweep_range,
+    whole_number_options,
+)
 from pushluck_teach.ui.background import (
     EventLoopExecutor,
     LatestOnly,
@@ -270,11 +287,8 @@ class RuleSetForm(widgets.VBox):
         text = text.strip()
         if text.lower() in ("", "none", "-"):
             return None
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(f"rules field {field!r}: {text!r} is not a whole number "
-                             "(or leave it empty)") from None
+        return parse_whole_number(text, f"rules field {field!r} (a whole number, or empty)",
+                                  OptionError)
 
     def read(self) -> RuleSet:
         """The rule set the controls describe (a RulesError names a bad field)."""
@@ -415,8 +429,9 @@ class VariantEditor(widgets.VBox):
             common = {"description": f.name, "style": {"description_width": "150px"}}
             if hint is bool:
                 w: widgets.Widget = widgets.Checkbox(indent=False, **common)
-            elif hint is int:
-                w = widgets.IntText(layout=widgets.Layout(width="300px"), **common)
+            elif hint is int:  # Text, not IntText: a number box drops what it cannot read
+                w = widgets.Text(continuous_update=False, layout=widgets.Layout(width="300px"),
+                                 **common)
             elif hint in (str, int | None) or typing.get_origin(hint) is tuple and all(
                     a in (str, Ellipsis) for a in typing.get_args(hint)):
                 w = widgets.Text(continuous_update=False, layout=widgets.Layout(width="420px"),
@@ -445,8 +460,6 @@ class VariantEditor(widgets.VBox):
                 value = getattr(variant, name)
                 if isinstance(w, widgets.Checkbox):
                     w.value = bool(value)
-                elif isinstance(w, widgets.IntText):
-                    w.value = int(value)
                 else:
                     w.value = ("" if value is None else ",".join(value)
                                if isinstance(value, tuple) else str(value))
@@ -649,12 +662,13 @@ class SweepPanel(widgets.VBox):
         self.game = widgets.Dropdown(options=[s.name for s in turn_games()], value=game,
                                      description="Game")
         self.option = widgets.Dropdown(description="Option")
-        self.start = widgets.IntText(value=50, description="from",
-                                     layout=widgets.Layout(width="160px"))
-        self.stop_at = widgets.IntText(value=100, description="to",
-                                       layout=widgets.Layout(width="160px"))
-        self.step = widgets.BoundedIntText(value=10, min=1, max=10_000, description="step",
-                                           layout=widgets.Layout(width="160px"))
+        # Text, not IntText: a number box drops what it cannot read ("1e9" became 19)
+        self.start = widgets.Text(value="50", description="from", continuous_update=False,
+                                  layout=widgets.Layout(width="160px"))
+        self.stop_at = widgets.Text(value="100", description="to", continuous_update=False,
+                                    layout=widgets.Layout(width="160px"))
+        self.step = widgets.Text(value="10", description="step", continuous_update=False,
+                                 layout=widgets.Layout(width="160px"))
         self.whole_game = widgets.Checkbox(description="win chance too", indent=False)
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.stop_button = widgets.Button(description="Stop", disabled=True)
@@ -668,6 +682,7 @@ class SweepPanel(widgets.VBox):
         self.run_button.on_click(lambda _b: self.run())
         self.stop_button.on_click(lambda _b: self.stop())
         self.game.observe(lambda _c: self._load_game(variant=None), names="value")
+        self.option.observe(self._on_option, names="value")
         self.children = [
             widgets.HBox([self.game, self.option, self.whole_game]),
             widgets.HBox([self.start, self.stop_at, self.step, self.run_button,
@@ -677,11 +692,41 @@ class SweepPanel(widgets.VBox):
         self._load_game(variant)
 
     def _load_game(self, variant: Variant | None) -> None:
+        """The game's whole-number options, with its own sweep chosen (the spec's ``sweep``)
+        and a range within that option's allowed values."""
+        same_game = getattr(self, "spec", None) is not None and self.spec.name == self.game.value
         self.spec = get_game(self.game.value)
         self.variant = variant or self.spec.variant_cls()
-        hints = typing.get_type_hints(type(self.variant))
-        self.option.options = [f.name for f in dataclasses.fields(self.variant)
-                               if hints.get(f.name) is int]
+        chosen = self.option.value
+        self.option.options = list(whole_number_options(type(self.variant)))
+        if not same_game or chosen not in self.option.options:  # its own sweep and range
+            start = default_sweep(self.spec, self.variant)
+            self.option.value = None if start is None else start[0]
+            self._on_option()
+
+    def _on_option(self, _change: Any = None) -> None:
+        if self.option.value:
+            start, stop, step = sweep_range(self.variant, self.option.value)
+            self.start.value, self.stop_at.value, self.step.value = \
+                str(start), str(stop), str(step)
+
+    def values(self) -> list[int]:
+        """The points the range boxes give (an :class:`OptionError` names a bad box, a range
+        with no points or too many, or a value the option does not take)."""
+        start = parse_whole_number(self.start.value, "'from'", OptionError)
+        stop = parse_whole_number(self.stop_at.value, "'to'", OptionError)
+        step = parse_whole_number(self.step.value, "'step'", OptionError)
+        if step < 1:
+            raise OptionError(f"'step' must be 1 or more, not {step}")
+        span = range(start, stop + 1, step)
+        if not span:
+            raise OptionError("no values: 'from' must be at most 'to'")
+        if len(span) > MAX_POINTS:
+            raise OptionError(f"{len(span):,} points: a sweep solves at most {MAX_POINTS} "
+                              "(a larger step, or a shorter range)")
+        values = list(span)
+        check_sweep(self.variant, self.option.value, values)
+        return values
 
     def _say(self, text: str, error: bool = False) -> None:
         self.status = text
@@ -700,9 +745,10 @@ class SweepPanel(widgets.VBox):
         if not self.option.value:
             self._say("This game has no whole-number option to sweep.", True)
             return
-        values = list(range(self.start.value, self.stop_at.value + 1, self.step.value))
-        if not values:
-            self._say("No values: 'from' must be at most 'to'.", True)
+        try:
+            values = self.values()
+        except RulesError as exc:
+            self._say(str(exc), True)
             return
         self._stop = threading.Event()
         self.progress.max = len(values)
