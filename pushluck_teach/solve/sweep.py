@@ -157,9 +157,11 @@ def check_sweep(variant: Variant, key: str, values: Sequence[Any]) -> None:
                             and int in typing.get_args(hint) and bool not in typing.get_args(hint))
     numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
     if numbers and not whole:
-        allowed = type(variant).option_allowed(key)
-        raise OptionError(f"option {key!r} is not a whole number ({allowed}): sweep it as "
-                          f"{key}=V1,V2 (a range A..B is for whole-number options)")
+        info = type(variant).option_info(key)
+        kind = ("yes/no (true or false)" if hint is bool else
+                f"a word ({info.allowed(hint)})" if info.choices else "text")
+        raise OptionError(f"option {key!r} is {kind}, not a whole number: a range A..B sweeps "
+                          "whole-number options only")
     for value in values:
         try:
             point_variant(variant, key, value)
