@@ -489,7 +489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output that cannot be written (`pushluck games > /dev/full`): one line, and the
         # buffered rest goes to /dev/null at exit instead of a second error.
         what = (f"cannot write the output: {exc.strerror or exc}" if exc.filename is None
-                else f"{quoted(exc.filename)}: {exc.strerror or exc}")
+                else f"{quoted(exc.filename, tail=True)}: {exc.strerror or exc}")
         _drop_stdout()
         print(f"pushluck: error: {what}", file=sys.stderr)
         return EXIT_BAD_INPUT

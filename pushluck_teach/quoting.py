@@ -12,13 +12,17 @@ from typing import Any
 QUOTE_LIMIT = 60
 
 
-def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+def quoted(value: Any, limit: int = QUOTE_LIMIT, *, tail: bool = False) -> str:
     """``value`` as an error line shows it: ``repr`` of a text (so newlines and other control
     characters are escaped and the line stays one line), cut to about ``limit`` characters with
-    ``…`` and the full length when longer: ``'xxxx…' (5000 characters)``."""
+    ``…`` and the full length when longer: ``'xxxx…' (5,000 characters)``.  ``tail`` keeps the
+    end instead (a path's file name): ``'…/rules.json' (300 characters)``."""
     if isinstance(value, str):
         if len(value) <= limit:
             return repr(value)
+        if tail:
+            shown = repr(value[-limit:])
+            return f"{shown[0]}…{shown[1:]} ({len(value):,} characters)"
         shown = repr(value[:limit])
         return f"{shown[:-1]}…{shown[-1]} ({len(value):,} characters)"
     text = repr(value)

@@ -358,7 +358,7 @@ def read_rules_file(path: str | os.PathLike[str]) -> str:
     """The text of a rule file, read safely: only a regular file (not a directory, a device
     such as ``/dev/zero`` or a pipe that may never end), at most :data:`MAX_TEXT` characters,
     UTF-8.  Every refusal is a one-line :class:`RulesError` naming the path."""
-    shown = quoted(os.fspath(path))
+    shown = quoted(os.fspath(path), tail=True)
     try:
         info = os.stat(path)
     except (OSError, ValueError) as exc:
