@@ -40,6 +40,8 @@ from pushluck_teach.solve.turn import TooManyStates, TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
 EXIT_BAD_INPUT = 2
+#: Local processes a sweep may start (each a Python with the solver: about 150 MB).
+MAX_WORKERS = 64
 #: 128 + SIGPIPE: what a shell reports for a command whose reader closed the pipe.
 EXIT_BROKEN_PIPE = 141
 
@@ -301,8 +303,9 @@ def sweep_command(args: argparse.Namespace) -> int:
     if key not in variant.options():
         raise CliError(f"unknown option {key!r} for {spec.name} "
                        f"(options: {', '.join(variant.options())})")
-    if args.workers < 1:
-        raise CliError(f"--workers must be at least 1, not {args.workers}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise CliError(f"--workers must be 1-{MAX_WORKERS} (local processes), not "
+                       f"{args.workers}")
     stop = threading.Event()
 
     def interrupted(signum: int, frame: object) -> None:

@@ -417,6 +417,9 @@ LISTED: list[dict[str, Any]] = [
     {"what": "a swept option also given fixed",
      "argv": ["sweep", "pig", "--option", "target=10..30:10", "--option", "target=50"],
      "names": "give the swept option once"},
+    {"what": "a sweep on a million local processes",
+     "argv": ["sweep", "pig", "--option", "target=10..30:10", "--workers", "1000000"],
+     "names": "--workers must be 1-64"},
     # ---- contradictions: a value given twice -----------------------------------------------------
     {"what": "--drawn given twice (the second won before)",
      "argv": ["odds", "pig", "--drawn", "3", "--drawn", "4"], "names": "--drawn given twice"},

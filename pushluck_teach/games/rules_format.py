@@ -9,11 +9,13 @@ Two kinds of rule file, both JSON objects with ``"format": "pushluck-rules/1"``:
 * a **variant of a registered game**: ``{"format": ..., "game": "captain-seven", "options":
   {"target": 150}}`` (the options that differ from the defaults).
 
-:data:`RULES_SCHEMA` is the JSON Schema of both (published as ``docs/rules-schema.json``; a test
-keeps the two equal).  :func:`rules_from_json` checks a text against it and then against the
-rules' own checks; every error is a :class:`~pushluck_teach.games.base.RulesError` naming the
-field and why.  :func:`rules_to_token` / :func:`rules_from_token` pack the JSON in a URL-safe
-token for ``?rules=...`` links (zlib, then unpadded base64url).
+:data:`RULES_SCHEMA` is the JSON Schema of both (published as ``docs/rules-schema.json``; a
+test keeps the two equal).  :func:`rules_from_json` checks a text against it and then against
+the rules' own checks, after refusing nesting deeper than :data:`MAX_DEPTH`, a field given twice
+and ``NaN``; every error is a :class:`~pushluck_teach.games.base.RulesError` naming the field
+and why.  :func:`read_rules_file` reads a rule file safely (a regular file only, at most
+:data:`MAX_TEXT` characters, UTF-8).  :func:`rules_to_token` / :func:`rules_from_token` pack the
+JSON in a URL-safe token for ``?rules=...`` links (zlib, then unpadded base64url).
 """
 
 from __future__ import annotations
