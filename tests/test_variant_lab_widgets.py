@@ -35,7 +35,7 @@ def test_build_a_game_through_the_form_and_play_a_turn() -> None:
     lab = VariantLab(compare_game="pig", background=False)
     form = lab.form
     form.name.value = "Kings of hearts"
-    form.decks.value = 2
+    form.decks.value = "2"
     form.remove_suits.value = ("s", "d", "c")
     form.remove_ranks.value = ("4", "5", "6", "7", "8", "9", "T", "J", "Q")
     form.bust_over.value = ""
@@ -230,6 +230,19 @@ def test_a_bad_sweep_range_is_one_line_before_anything_runs(box: str, text: str,
     panel.run()
     assert named in panel.status and "\n" not in panel.status
     assert panel.result is None and not panel.running
+
+
+@pytest.mark.parametrize(("box", "text", "named"), [
+    ("target", "1e9", "rules field 'target': '1e9' is not a whole number"),
+    ("decks", "9", "decks"),
+    ("bonus", "１２", "'１２'"),
+])
+def test_a_bad_number_in_the_form_is_named_not_clamped(box: str, text: str, named: str) -> None:
+    form = RuleSetForm()
+    before = form.rules
+    getattr(form, box).value = text
+    assert named in form.message and "\n" not in form.message
+    assert form.play_button.disabled and form.rules == before
 
 
 def test_a_typed_exponent_is_refused_not_read_as_other_digits() -> None:

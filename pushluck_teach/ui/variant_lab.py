@@ -46,6 +46,7 @@ from pushluck_teach.games.base import (
 )
 from pushluck_teach.games.custom import (
     BUILT_GAMES,
+    MAX_DICE_FACES,
     MAX_STATES,
     CardSet,
     CountRule,
@@ -93,6 +94,20 @@ def _message(text: str, error: bool = False) -> str:
     return _ERROR.format(html.escape(text)) if error else html.escape(text)
 
 
+def _number_box(value: int, description: str, layout: widgets.Layout,
+                **kwargs: Any) -> widgets.Text:
+    """A whole-number box that keeps what was typed: a number box (``IntText``) in the browser
+    drops what it cannot read ("1e9" became 19) and clamps silently; this one is read by
+    :func:`_number` and a bad value is a message naming the field."""
+    return widgets.Text(value=str(value), description=description, layout=layout,
+                        continuous_update=False, **kwargs)
+
+
+def _number(box: widgets.Text, field: str) -> int:
+    """The whole number in ``box`` (an :class:`OptionError` naming ``field`` otherwise)."""
+    return parse_whole_number(box.value, f"rules field {field!r}", OptionError)
+
+
 # --------------------------------------------------------------------------------------------
 # The query string
 
@@ -121,8 +136,7 @@ class _CountRuleRow(widgets.HBox):
                                   layout=small, continuous_update=False)
         self.cards = widgets.Text(value=" ".join(rule.kind.cards), description="cards",
                                   layout=small, continuous_update=False)
-        self.n = widgets.BoundedIntText(value=rule.n, min=1, max=20, description="n-th",
-                                        layout=widgets.Layout(width="120px"))
+        self.n = _number_box(rule.n, "n-th", widgets.Layout(width="120px"))
         self.per_rank = widgets.Checkbox(value=rule.per_rank, description="each rank apart",
                                          indent=False, layout=widgets.Layout(width="140px"))
         self.remove = widgets.Button(description="Remove", layout=widgets.Layout(width="80px"))
@@ -135,7 +149,8 @@ class _CountRuleRow(widgets.HBox):
     def rule(self) -> CountRule:
         kind = CardSet(ranks=_words(self.ranks.value), suits=_words(self.suits.value),
                        cards=_words(self.cards.value))
-        return CountRule(kind=kind, n=self.n.value, per_rank=self.per_rank.value)
+        return CountRule(kind=kind, n=_number(self.n, "bust_counts.n"),
+                         per_rank=self.per_rank.value)
 
 
 class RuleSetForm(widgets.VBox):
@@ -172,12 +187,9 @@ class RuleSetForm(widgets.VBox):
                                  continuous_update=False)
         self.use_dice = widgets.ToggleButtons(options=[("Cards", False), ("A die", True)],
                                               description="Draw from", style=style)
-        self.dice = widgets.BoundedIntText(min=2, max=30, value=6, description="Faces",
-                                           style=style, layout=wide())
-        self.decks = widgets.BoundedIntText(min=1, max=4, description="Decks", style=style,
-                                            layout=wide())
-        self.jokers = widgets.BoundedIntText(min=0, max=2, description="Jokers per deck",
-                                             style=style, layout=wide())
+        self.dice = _number_box(6, "Faces", wide(), style=style)
+        self.decks = _number_box(1, "Decks", wide(), style=style)
+        self.jokers = _number_box(0, "Jokers per deck", wide(), style=style)
         self.remove_ranks = widgets.SelectMultiple(options=list(CARD_RANKS), rows=4,
                                                    description="Remove ranks", style=style)
         self.remove_suits = widgets.SelectMultiple(options=list(SUITS), rows=4,
@@ -195,22 +207,18 @@ class RuleSetForm(widgets.VBox):
                                                                         for d in range(10)],
                                             description="Bust if total ends in", style=style)
         self.first_safe = widgets.Checkbox(description="First draw is always safe", indent=False)
-        self.bank_minimum = widgets.BoundedIntText(min=0, max=10_000, description="Bank minimum",
-                                                   style=style, layout=wide())
+        self.bank_minimum = _number_box(0, "Bank minimum", wide(), style=style)
         self.bonus_total = widgets.Text(description="Bonus at exact total", style=style,
                                         layout=wide(), continuous_update=False,
                                         placeholder="none")
-        self.bonus = widgets.BoundedIntText(min=0, max=1000, description="Bonus",
-                                            style=style, layout=wide())
+        self.bonus = _number_box(0, "Bonus", wide(), style=style)
         self.allies = widgets.Text(description="Ally ranks", style=style, layout=wide(),
                                    continuous_update=False, placeholder="none, e.g. A")
         self.allies_persist = widgets.Checkbox(description="Allies stay between turns",
                                                indent=False)
-        self.bust_penalty = widgets.BoundedIntText(min=0, max=1000, description="A bust loses",
-                                                 style=style, layout=wide())
+        self.bust_penalty = _number_box(0, "A bust loses", wide(), style=style)
         self.reshuffle = widgets.Checkbox(description="Reshuffle every turn", indent=False)
-        self.target = widgets.BoundedIntText(min=1, max=100_000, description="Target",
-                                             style=style, layout=wide())
+        self.target = _number_box(100, "Target", wide(), style=style)
         self.status = widgets.HTML()
         self.play_button = widgets.Button(description="Play it", button_style="primary")
         self.play_button.add_class("pushluck-lab-play")
@@ -255,8 +263,16 @@ class RuleSetForm(widgets.VBox):
         self.reshuffle.layout.display = "none" if dice else "flex"
         self._rebuild_values()
 
+    def _faces(self) -> int:
+        """The die's faces as typed, or the last valid game's (while the box is being typed)."""
+        try:
+            faces = _number(self.dice, "dice")
+        except RulesError:
+            return self.rules.dice or 6
+        return faces if 1 <= faces <= MAX_DICE_FACES else self.rules.dice or 6
+
     def _rebuild_values(self) -> None:
-        labels = (tuple(str(i) for i in range(1, self.dice.value + 1)) if self.use_dice.value
+        labels = (tuple(str(i) for i in range(1, self._faces() + 1)) if self.use_dice.value
                   else CARD_RANKS)
         dice = bool(self.use_dice.value)
         current = {w.description: w.value for w in self.values_box.children}
@@ -265,9 +281,8 @@ class RuleSetForm(widgets.VBox):
             default = int(label) if dice else RuleSet().value_of(label)
             value = current.get(label, self.rules.value_of(label)
                                 if bool(self.rules.dice) == dice else default)
-            w = widgets.BoundedIntText(value=value, min=0, max=100, description=label,
-                                       style={"description_width": "28px"},
-                                       layout=widgets.Layout(width="100px"))
+            w = _number_box(value, label, widgets.Layout(width="100px"),
+                            style={"description_width": "28px"})
             w.observe(self._changed, names="value")
             rows.append(w)
         self.values_box.children = rows
@@ -292,24 +307,26 @@ class RuleSetForm(widgets.VBox):
 
     def read(self) -> RuleSet:
         """The rule set the controls describe (a RulesError names a bad field)."""
-        dice = self.dice.value if self.use_dice.value else 0
+        dice = _number(self.dice, "dice") if self.use_dice.value else 0
         allies = _words(self.allies.value)
         fields: dict[str, Any] = {
             "name": self.name.value or "My game",
             "dice": dice,
-            "values": tuple((w.description, w.value) for w in self.values_box.children),
+            "values": tuple((w.description, _number(w, f"values.{w.description}"))
+                            for w in self.values_box.children),
             "bust_counts": tuple(row.rule() for row in self.rules_box.children),
             "bust_over": self._optional_int(self.bust_over.value, "bust_over"),
             "bust_ending": self.bust_ending.value,
             "first_draw_safe": self.first_safe.value,
-            "bank_minimum": self.bank_minimum.value,
+            "bank_minimum": _number(self.bank_minimum, "bank_minimum"),
             "bonus_total": self._optional_int(self.bonus_total.value, "bonus_total"),
-            "bonus": self.bonus.value,
-            "bust_penalty": self.bust_penalty.value,
-            "target": self.target.value,
+            "bonus": _number(self.bonus, "bonus"),
+            "bust_penalty": _number(self.bust_penalty, "bust_penalty"),
+            "target": _number(self.target, "target"),
         }
         if not dice:
-            fields.update(decks=self.decks.value, jokers=self.jokers.value,
+            fields.update(decks=_number(self.decks, "decks"),
+                          jokers=_number(self.jokers, "jokers"),
                           remove_ranks=tuple(self.remove_ranks.value),
                           remove_suits=tuple(self.remove_suits.value),
                           remove_cards=_words(self.remove_cards.value),
@@ -324,23 +341,23 @@ class RuleSetForm(widgets.VBox):
         try:
             self.name.value = rules.name
             self.use_dice.value = bool(rules.dice)
-            self.dice.value = rules.dice or 6
-            self.decks.value = rules.decks
-            self.jokers.value = rules.jokers
+            self.dice.value = str(rules.dice or 6)
+            self.decks.value = str(rules.decks)
+            self.jokers.value = str(rules.jokers)
             self.remove_ranks.value = tuple(rules.remove_ranks)
             self.remove_suits.value = tuple(rules.remove_suits)
             self.remove_cards.value = " ".join(rules.remove_cards)
             self.bust_over.value = "" if rules.bust_over is None else str(rules.bust_over)
             self.bust_ending.value = rules.bust_ending
             self.first_safe.value = rules.first_draw_safe
-            self.bank_minimum.value = rules.bank_minimum
+            self.bank_minimum.value = str(rules.bank_minimum)
             self.bonus_total.value = "" if rules.bonus_total is None else str(rules.bonus_total)
-            self.bonus.value = rules.bonus
+            self.bonus.value = str(rules.bonus)
             self.allies.value = " ".join(rules.allies.ranks) if rules.allies else ""
             self.allies_persist.value = rules.allies_persist
-            self.bust_penalty.value = rules.bust_penalty
+            self.bust_penalty.value = str(rules.bust_penalty)
             self.reshuffle.value = rules.reshuffle_each_turn
-            self.target.value = rules.target
+            self.target.value = str(rules.target)
             self.rules = rules
             self.values_box.children = ()
             self.rules_box.children = ()
