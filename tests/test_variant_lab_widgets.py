@@ -253,3 +253,9 @@ def test_a_typed_exponent_is_refused_not_read_as_other_digits() -> None:
     assert "'1e9' is not a whole number" in panel.status
     panel.a.controls["target"].value = "60"
     assert panel.a.variant.target == 60 and not panel.a.error
+    panel.race_target.value = "1e3"
+    assert "race target: '1e3' is not a whole number" in panel.status
+    panel.race_target.value = "0"
+    assert "race target must be 1-5000, not 0" in panel.status
+    panel.race_target.value = "60"
+    assert "computed" in panel.status

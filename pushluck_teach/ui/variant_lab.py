@@ -83,6 +83,8 @@ from pushluck_teach.ui.projector import ProjectorSwitch, QueryString, fold
 from pushluck_teach.ui.table import GameTable
 
 CARD_RANKS = (*RANKS, "JK")
+#: The largest race target Compare A/B takes (expected turns to reach it alone).
+MAX_RACE_TARGET = 5000
 _ERROR = "<span style='color:#b00020'>{}</span>"
 
 
@@ -566,9 +568,8 @@ class SideBySide(widgets.VBox):
         names = [s.name for s in turn_games()]
         self.game = widgets.Dropdown(options=names, value=game, description="Game")
         self.game.observe(lambda _c: self._load_game(), names="value")
-        self.race_target = widgets.BoundedIntText(value=race_target, min=1, max=5000,
-                                                  description="Race target",
-                                                  style={"description_width": "initial"})
+        self.race_target = _number_box(race_target, "Race target", widgets.Layout(),
+                                       style={"description_width": "initial"})
         self.race_target.observe(lambda _c: self.compare(), names="value")
         self.compare_button = widgets.Button(description="Compare", button_style="primary")
         self.compare_button.on_click(lambda _b: self.compare())
@@ -619,7 +620,15 @@ class SideBySide(widgets.VBox):
             if editor.error:
                 self._say(f"{side}: {editor.error}", True)
                 return
-        spec, a, b, target = self.spec, self.a.variant, self.b.variant, self.race_target.value
+        try:
+            target = parse_whole_number(self.race_target.value, "race target", OptionError)
+        except RulesError as exc:
+            self._say(str(exc), True)
+            return
+        if not 1 <= target <= MAX_RACE_TARGET:
+            self._say(f"the race target must be 1-{MAX_RACE_TARGET}, not {target}", True)
+            return
+        spec, a, b = self.spec, self.a.variant, self.b.variant
 
         def work() -> tuple[Summary, Summary]:
             return (summarise(spec, a, race_target=target),
