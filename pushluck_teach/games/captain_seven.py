@@ -657,7 +657,7 @@ def _parse_relic(relic: str | None) -> str | None:
     names = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "1": "A"}
     text = names.get(text, text)
     if text not in RELIC_RANKS:
-        raise PositionError(f"bad relic {relic!r}: a relic is A, J, Q or K")
+        raise PositionError(f"bad relic {quoted(relic)}: a relic is A, J, Q or K")
     return text
 
 
@@ -1073,7 +1073,8 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     for what, stash in (("score", score), ("opponent", opponent)):
         if stash is not None and (isinstance(stash, bool) or not isinstance(stash, int)
                                   or stash < 0):
-            raise PositionError(f"bad {what} {stash!r}: a stash is a whole number 0 or more")
+            raise PositionError(f"bad {what} {quoted(stash)}: a stash is a whole number 0 or "
+                                "more")
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
     relic_rank = _parse_relic(relic)
