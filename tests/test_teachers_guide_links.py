@@ -5,6 +5,7 @@ link parser that imports nothing of the package."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -17,6 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: A Markdown link's target (balanced parentheses allowed, as CommonMark does).
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(((?:[^()\s]|\([^()\s]*\))+)\)")
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$", re.MULTILINE)
+HTML_LINK = re.compile(r'<a href="([^"]*)"[^>]*>')
+
+
+def link_targets(markdown: str) -> list[str]:
+    """Every link target of the page: Markdown links and HTML ``<a href>``."""
+    return LINK.findall(markdown) + [html.unescape(t) for t in HTML_LINK.findall(markdown)]
 
 
 def heading_ids(markdown: str) -> set[str]:
@@ -42,7 +49,7 @@ def test_the_notebook_renders_the_guide_through_the_link_rewriter() -> None:
 def test_every_link_on_the_page_opens_something() -> None:
     shown = _shown()
     anchors = heading_ids(shown)
-    targets = LINK.findall(shown)
+    targets = link_targets(shown)
     assert targets, "the guide has links"
     for target in targets:
         if target.startswith(("http://", "https://", "mailto:")):
@@ -62,7 +69,7 @@ def test_the_rules_link_shows_the_rules_on_the_page_and_scripts_are_named() -> N
     if "(rules.md)" in source:
         # the rules document's text is on the page, after the guide, and the link jumps to a
         # heading just above it
-        target = re.search(r"\[rules\.md\]\(#([^)]+)\)", shown)
+        target = re.search(r'<a href="#([^"]+)"[^>]*>rules\.md</a>', shown)
         assert target is not None
         heading = next(m for m in HEADING.finditer(shown)
                        if m[1].replace("`", "").replace(" ", "-") == target[1])

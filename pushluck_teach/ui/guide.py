@@ -8,7 +8,8 @@ rewrites every relative link of a document (``docs/teaching.md`` for the Teacher
   the link jumps to its first heading (its own links are rewritten the same way);
 * a notebook: the app's page of that notebook (``Play_Pig.ipynb`` beside this page);
 * an in-page ``#anchor`` (the slug GitHub gives a heading): the id the page's Markdown renderer
-  gives that heading (its text with spaces as ``-``), the only anchors its links scroll to;
+  gives that heading (its text with spaces as ``-``), written as an HTML link that stays on
+  the page (a Markdown link opens a new tab: another copy of the page, with its own kernel);
 * any other file (a script, a JSON file): its path as code, to type in the teacher's terminal,
   as the link's text says.
 
@@ -17,6 +18,7 @@ Web links (``http:``, ``https:``, ``mailto:``) are kept.
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -90,6 +92,13 @@ class _Page:
         return list(self.shown)[1:]
 
 
+def _in_page(label: str, heading_id: str) -> str:
+    """A link to a heading of the page, as HTML with ``target="_self"``: the page opens a
+    Markdown link in a new tab (a new copy of the page, a new kernel) and percent-encodes its
+    target (``—`` as ``%E2%80%94``)."""
+    return f'<a href="#{html.escape(heading_id, quote=True)}" target="_self">{label}</a>'
+
+
 def _rewrite(text: str, document: str, page: _Page) -> str:
     """``text`` (the Markdown of ``document``, a repository-relative path) with every relative
     link rewritten (module docstring)."""
@@ -102,14 +111,14 @@ def _rewrite(text: str, document: str, page: _Page) -> str:
         if target.startswith(_WEB):
             return match[0]
         if target.startswith("#"):
-            return f"[{label}](#{page.heading_id(document, target[1:])})"
+            return _in_page(label, page.heading_id(document, target[1:]))
         path, _, fragment = target.partition("#")
         resolved = posixpath.normpath(posixpath.join(folder, path))
         if resolved.endswith(".ipynb"):
             return f"[{label}]({posixpath.basename(resolved)})"
         if resolved.endswith(".md") and (page.root / resolved).is_file():
             page.add(resolved)
-            return f"[{label}](#{page.heading_id(resolved, fragment)})"
+            return _in_page(label, page.heading_id(resolved, fragment))
         plain = label.strip("`")
         return f"`{resolved}`" if plain in (resolved, path, posixpath.basename(resolved)) \
             else f"{label} (`{resolved}`)"
