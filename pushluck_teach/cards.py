@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from pushluck_teach.quoting import quoted
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
 JOKER_RANK = "JK"
@@ -101,6 +103,9 @@ def parse_card(token: str) -> Card:
         raise CardError("empty card token")
     if text.upper() == JOKER_RANK:
         return Card(JOKER_RANK)
+    if len(text) > 3:  # no card is longer than 10♦
+        raise CardError(f"bad card {quoted(raw)}: a card is a rank and a suit, like 5h, 10♦ "
+                        "or JK")
     suit_char = text[-1]
     suit = _SYMBOL_TO_SUIT.get(suit_char, suit_char.lower())
     rank = text[:-1].upper()
@@ -108,10 +113,12 @@ def parse_card(token: str) -> Card:
         rank = "T"
     if rank not in RANKS:
         raise CardError(
-            f"bad card {raw!r}: unknown rank {text[:-1]!r} (use A 2-9 T/10 J Q K or JK)"
+            f"bad card {quoted(raw)}: unknown rank {quoted(text[:-1])} (use A 2-9 T/10 J Q K "
+            "or JK)"
         )
     if suit not in SUITS:
-        raise CardError(f"bad card {raw!r}: unknown suit {suit_char!r} (use s h d c or ♠ ♥ ♦ ♣)")
+        raise CardError(f"bad card {quoted(raw)}: unknown suit {suit_char!r} (use s h d c or "
+                        "♠ ♥ ♦ ♣)")
     return Card(rank, suit)
 
 

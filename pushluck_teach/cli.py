@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, NoReturn
 
 from pushluck_teach.cards import CardError
@@ -33,11 +33,15 @@ from pushluck_teach.games.base import (
     get_game,
     whole_number,
 )
+from pushluck_teach.games.rules_format import read_rules_file
 from pushluck_teach.numbers import fraction_text
+from pushluck_teach.quoting import one_line, quoted
 from pushluck_teach.solve.turn import TooManyStates, TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
 EXIT_BAD_INPUT = 2
+#: Local processes a sweep may start (each a Python with the solver: about 150 MB).
+MAX_WORKERS = 64
 #: 128 + SIGPIPE: what a shell reports for a command whose reader closed the pipe.
 EXIT_BROKEN_PIPE = 141
 
@@ -49,6 +53,19 @@ class CliError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise CliError(message)
+
+
+class _Once(argparse.Action):
+    """A flag that holds one value: given twice it is refused (argparse would keep the last)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        given: dict[str, Any] = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given:
+            raise CliError(f"{option_string} given twice ({quoted(given[self.dest])} and "
+                           f"{quoted(values)}): give it once")
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
 
 
 def position_flags() -> dict[str, str]:
@@ -91,7 +108,7 @@ def add_flags(parser: argparse.ArgumentParser, flags: dict[str, tuple[Flag, str]
                                 help=help_text.replace("%", "%%"))
         else:
             parser.add_argument(flag.flag, dest=flag.name, type=flag.type, metavar=flag.metavar,
-                                help=help_text.replace("%", "%%"))
+                                action=_Once, help=help_text.replace("%", "%%"))
 
 
 def flag_values(spec_flags: Sequence[Flag], all_flags: Iterable[str], spec: GameSpec,
@@ -118,20 +135,14 @@ def variant_from_args(spec: GameSpec, options: Sequence[str],
         return spec.variant(options)
     if spec.variant_from_text is None:
         raise CliError(f"--rules does not apply to {spec.name}")
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot read --rules {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CliError(f"--rules {path} is not UTF-8 text") from None
-    return spec.variant(options, rules=text)
+    return spec.variant(options, rules=read_rules_file(path))
 
 
 def add_rules_flag(parser: argparse.ArgumentParser, specs: Sequence[GameSpec]) -> None:
     """``--rules FILE`` where some game reads rule files."""
     readers = [spec.name for spec in specs if spec.variant_from_text is not None]
     if readers:
-        parser.add_argument("--rules", metavar="FILE",
+        parser.add_argument("--rules", metavar="FILE", action=_Once,
                             help=f"a rule file (JSON) defining the variant ({', '.join(readers)})")
 
 
@@ -284,12 +295,17 @@ def sweep_command(args: argparse.Namespace) -> int:
                        f"({len(ranged)} given)")
     key, values = parse_sweep_option(ranged[0])
     fixed = [item for item in args.option or [] if item is not ranged[0]]
+    for item in fixed:
+        if item.partition("=")[0].strip() == key:
+            raise CliError(f"--option {quoted(item)} contradicts the sweep {quoted(ranged[0])}: "
+                           "give the swept option once")
     variant = variant_from_args(spec, fixed, args)
     if key not in variant.options():
         raise CliError(f"unknown option {key!r} for {spec.name} "
                        f"(options: {', '.join(variant.options())})")
-    if args.workers < 1:
-        raise CliError(f"--workers must be at least 1, not {args.workers}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise CliError(f"--workers must be 1-{MAX_WORKERS} (local processes), not "
+                       f"{args.workers}")
     stop = threading.Event()
 
     def interrupted(signum: int, frame: object) -> None:
@@ -391,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds.set_defaults(flag_names=tuple(position))
     add_rules_flag(odds, specs)
     odds.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
-    odds.add_argument("--objective", choices=("points", "win"), default="points",
+    odds.add_argument("--objective", choices=("points", "win"), default="points", action=_Once,
                       help="points: this turn's points (default); win: the chance to win the "
                            "game after each action (games with a whole-game solution)")
     odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
@@ -401,9 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve = sub.add_parser("solve", help="the whole game: chance to win, or turns to the goal")
     solvable = ", ".join(spec.name for spec in specs if spec.whole_game)
     solve.add_argument("game", help=f"a game with a whole-game solver ({solvable})")
-    solve.add_argument("--target", type=whole_number,
+    solve.add_argument("--target", type=whole_number, action=_Once,
                        help="the score to reach (the target option)")
-    solve.add_argument("--players", type=whole_number, default=2,
+    solve.add_argument("--players", type=whole_number, default=2, action=_Once,
                        help="number of players (default 2)")
     solve.add_argument("--policy", action="append", metavar="NAME[:ARG]",
                        help="one per player, in seat order: win-optimal (or optimal), "
@@ -424,9 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add the first player's win chance (games with a whole-game solver)")
     sweep.add_argument("--skip-turn", action="store_true",
                        help="skip the turn analysis (turn value, stop rule, bust risk)")
-    sweep.add_argument("--workers", type=int, default=1,
+    sweep.add_argument("--workers", type=whole_number, default=1, action=_Once,
                        help="local processes solving points in parallel (default 1)")
-    sweep.add_argument("--scheduler", metavar="ADDR",
+    sweep.add_argument("--scheduler", metavar="ADDR", action=_Once,
                        help="a dask.distributed scheduler, e.g. tcp://host:8786")
     sweep.add_argument("--json", action="store_true", help="print one JSON object")
     sweep.set_defaults(handler=sweep_command)
@@ -463,16 +479,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return status
     except (CliError, RulesError, CardError) as exc:
-        print(f"pushluck: error: {exc}", file=sys.stderr)
+        print(f"pushluck: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     except BrokenPipeError:
         # The reader went away (`pushluck ... | head`): stop quietly, as `cat` does, with the
         # status a shell reports for SIGPIPE; later flushes go to /dev/null, not to a traceback.
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        # Output that cannot be written (`pushluck games > /dev/full`): one line, and the
+        # buffered rest goes to /dev/null at exit instead of a second error.
+        what = (f"cannot write the output: {exc.strerror or exc}" if exc.filename is None
+                else f"{quoted(exc.filename, tail=True)}: {exc.strerror or exc}")
+        _drop_stdout()
+        print(f"pushluck: error: {what}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _drop_stdout() -> None:
+    """Send whatever is still buffered for stdout to /dev/null (the real stdout failed)."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
+    except (OSError, ValueError, io.UnsupportedOperation):  # stdout is not a real file
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

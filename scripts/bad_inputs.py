@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import sys
 import time
 import typing
@@ -40,6 +41,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "bad_inputs.json"
+#: Rule files that cannot be used; cases run in the repository's folder.
+BAD_RULES = "tests/data/bad_rules/"
+#: A named pipe nobody writes to, made when a case names it.
+FIFO = "/tmp/pushluck-bad-inputs.fifo"
 DOC = ROOT / "docs" / "bad-inputs.md"
 
 # Hand-picked cases: (what, argv or api call, text the message must contain).
@@ -321,6 +326,152 @@ LISTED: list[dict[str, Any]] = [
     {"what": "a Lost Cities flag given to Pig", "argv": ["odds", "pig", "--colour", "R"],
      "names": "--colour"},
     {"what": "score for a game without it", "argv": ["score", "pig", "3 5"], "names": "pig"},
+    # ---- input oddities: long, repeated or misplaced values ------------------------------------
+    {"what": "Incan Gold: 56 copies of one trap removed (said 'round must be 1-5, not 57')",
+     "argv": ["odds", "incan-gold", "--removed", " ".join(["5s"] * 56)], "names": "5s"},
+    {"what": "Captain Seven: five cards as the one doubled card",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--drawn", "5h", "--removed",
+              "Qs", "--doubled", "7h 7h 7h 7h 7h"], "names": "not 5 cards"},
+    {"what": "Pig: a target written as 1e9",
+     "argv": ["solve", "pig", "--target", "1e9"], "names": "'1e9'"},
+    {"what": "a card of 5,000 characters (the message repeats 60)",
+     "argv": ["odds", "hit-list", "--drawn", "x" * 5000], "names": "(5,000 characters)"},
+    {"what": "a game name of 5,000 characters",
+     "argv": ["odds", "g" * 5000], "names": "(5,000 characters)"},
+    {"what": "an option name of 5,000 characters",
+     "argv": ["odds", "pig", "--option", "k" * 5000 + "=1"], "names": "(5,000 characters)"},
+    {"what": "a yes/no option given 5,000 characters",
+     "argv": ["odds", "captain-seven", "--option", "relics=" + "y" * 5000],
+     "names": "(5,000 characters)"},
+    {"what": "a Pig roll of 5,000 characters",
+     "argv": ["odds", "pig", "--drawn", "x" * 5000], "names": "(5,000 characters)"},
+    {"what": "Incan Gold: a threshold list of 5,000 characters",
+     "argv": ["odds", "incan-gold", "--others", "x" * 5000], "names": "(5,000 characters)"},
+    {"what": "Hit List: an ace value of 5,000 characters",
+     "argv": ["odds", "hit-list", "--drawn", "Ah", "--ace-values", "1" * 5000],
+     "names": "(5,000 characters)"},
+    {"what": "Captain Seven: a relic of 5,000 characters",
+     "argv": ["odds", "captain-seven", "--option", "relics=true", "--relic", "Q" * 5000],
+     "names": "(5,000 characters)"},
+    {"what": "Pig: a banked score of 5,000 digits, through the API",
+     "api": {"game": "pig", "position": {"score": "9" * 5000}}, "error": "PositionError",
+     "names": "(5,000 characters)"},
+    {"what": "a rule file path of 5,000 characters",
+     "argv": ["odds", "custom", "--rules", "r" * 5000], "names": "(5,000 characters)"},
+    {"what": "a rule file path with a newline (split the message over two lines)",
+     "argv": ["odds", "custom", "--rules", "my\nrules.json"], "names": "'my\\nrules.json'"},
+    {"what": "built game: five 7♥ removed from one deck (was 'a valid game')",
+     "api": {"game": "custom", "options": {"remove_cards": ["7h", "7h", "7h", "7h", "7h"]}},
+     "error": "OptionError", "names": "7h named twice"},
+    {"what": "built game: 167 removed cards",
+     "api": {"game": "custom", "options": {"remove_cards": ["Ks"] * 167}},
+     "error": "OptionError", "names": "Ks named twice"},
+    {"what": "built game: a joker named as a card to remove (it removed nothing)",
+     "api": {"game": "custom", "options": {"remove_cards": ["JK"]}},
+     "error": "OptionError", "names": "JK"},
+    {"what": "built game: allies from earlier turns when allies are discarded each turn",
+     "api": {"game": "custom", "options": {"allies": {"ranks": ["A"]}, "allies_persist": False,
+                                           "reshuffle_each_turn": False},
+             "position": {"allies": 1}}, "error": "PositionError", "names": "allies_persist"},
+    # ---- rule files that cannot be read safely --------------------------------------------------
+    {"what": "a rule file nested 5,000 deep (RecursionError before)",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "nested.json"], "names": "nested"},
+    {"what": "--rules /dev/zero (read gigabytes before)",
+     "argv": ["odds", "custom", "--rules", "/dev/zero"], "names": "'/dev/zero'"},
+    {"what": "--rules /dev/urandom",
+     "argv": ["odds", "custom", "--rules", "/dev/urandom"], "names": "'/dev/urandom'"},
+    {"what": "--rules a pipe nobody writes to (blocked for ever before)",
+     "argv": ["odds", "custom", "--rules", FIFO], "names": "not a regular file"},
+    {"what": "--rules a directory",
+     "argv": ["odds", "custom", "--rules", "tests/data/bad_rules"], "names": "a directory"},
+    {"what": "a rule file over 20,000 characters",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "too_long.json"], "names": "20,000"},
+    {"what": "a rule file giving bust_over twice (solved with the second before)",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "duplicate_keys.json"],
+     "names": "'bust_over': given twice"},
+    {"what": "a variant's rule file giving an option twice",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "duplicate_option.json"],
+     "names": "'target': given twice"},
+    {"what": "a rule file giving a field twice, through the API",
+     "api": {"game": "custom", "rules": BAD_RULES + "duplicate_keys.json"},
+     "error": "RulesError", "names": "'bust_over': given twice"},
+    {"what": "a rule file with NaN", "argv": ["odds", "custom", "--rules", BAD_RULES + "nan.json"],
+     "names": "NaN"},
+    {"what": "a rule file with a number of 5,000 digits",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "huge_number.json"],
+     "names": "far too large"},
+    {"what": "a rule file with a name of 5,000 characters",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "long_name.json"],
+     "names": "(5,000 characters)"},
+    {"what": "a rule file that is not UTF-8",
+     "argv": ["odds", "custom", "--rules", "tests/data/bad_rules/not_utf8.json"], "names": "UTF-8"},
+    # ---- sweeps checked before they are built ----------------------------------------------------
+    {"what": "a sweep to 10^20 (OverflowError before)",
+     "argv": ["sweep", "pig", "--option", "target=0..100000000000000000000"],
+     "names": "far too large"},
+    {"what": "a sweep of 10^8 points (17 s and 4 GB before the refusal)",
+     "argv": ["sweep", "pig", "--option", "target=1..100000000"], "names": "100,000,000 points"},
+    {"what": "a sweep of a yes/no option (every point an error before)",
+     "argv": ["sweep", "captain-seven", "--option", "relics=0..1"],
+     "names": "not a whole number"},
+    {"what": "a sweep of a word option",
+     "argv": ["sweep", "incan-gold", "--option", "tie_break=1..2"],
+     "names": "not a whole number"},
+    {"what": "a sweep of a free-text option",
+     "argv": ["sweep", "custom", "--option", "name=1..3"], "names": "not a whole number"},
+    {"what": "a sweep leaving the option's range",
+     "argv": ["sweep", "pig", "--option", "die_sides=15..30"], "names": "2-20"},
+    {"what": "a sweep range in full-width digits",
+     "argv": ["sweep", "pig", "--option", "target=１..５"], "names": "'１'"},
+    {"what": "a swept option also given fixed",
+     "argv": ["sweep", "pig", "--option", "target=10..30:10", "--option", "target=50"],
+     "names": "give the swept option once"},
+    {"what": "a sweep on a million local processes",
+     "argv": ["sweep", "pig", "--option", "target=10..30:10", "--workers", "1000000"],
+     "names": "--workers must be 1-64"},
+    # ---- contradictions: a value given twice -----------------------------------------------------
+    {"what": "--drawn given twice (the second won before)",
+     "argv": ["odds", "pig", "--drawn", "3", "--drawn", "4"], "names": "--drawn given twice"},
+    {"what": "--round given twice",
+     "argv": ["odds", "incan-gold", "--round", "1", "--round", "2"],
+     "names": "--round given twice"},
+    {"what": "--players given twice",
+     "argv": ["solve", "pig", "--target", "20", "--players", "2", "--players", "3"],
+     "names": "--players given twice"},
+    {"what": "--rules given twice",
+     "argv": ["odds", "custom", "--rules", "a.json", "--rules", "b.json"],
+     "names": "--rules given twice"},
+    {"what": "--option target given twice",
+     "argv": ["odds", "pig", "--option", "target=30", "--option", "target=40"],
+     "names": "'target' given twice"},
+    {"what": "an option given twice through the API",
+     "api": {"game": "pig", "options": ["target=30", "target=40"]},
+     "error": "OptionError", "names": "given twice"},
+    {"what": "Incan Gold: empty --others (played alone before)",
+     "argv": ["odds", "incan-gold", "--others", ""], "names": "others is empty"},
+    {"what": "Incan Gold: --others ','",
+     "argv": ["odds", "incan-gold", "--others", ","], "names": "empty threshold"},
+    {"what": "Incan Gold: --others '5,,10' (read as 5,10 before)",
+     "argv": ["odds", "incan-gold", "--others", "5,,10"], "names": "empty threshold"},
+    # ---- impossible positions --------------------------------------------------------------------
+    {"what": "Lost Cities: an expedition while the deck is full (nothing can have been played)",
+     "argv": ["odds", "lost-cities", "--colour", "R", "--deck-left", "44", "--expedition",
+              "3 4"], "names": "only 0 can have been played"},
+    {"what": "Lost Cities: seven cards face up after one draw",
+     "argv": ["odds", "lost-cities", "--colour", "R", "--deck-left", "43", "--seen",
+              "R3 R4 R5 R6 R7 R8 R9"], "names": "only 1 can have been played"},
+    {"what": "Incan Gold: artifacts worth 13 on the path (no such sum; round 1's artifact "
+             "unflipped)",
+     "argv": ["odds", "incan-gold", "--drawn", "5h", "--carried", "5", "--artifacts", "13"],
+     "names": "--artifacts 13"},
+    {"what": "Incan Gold: carrying 4 after a 5 with nobody else inside",
+     "argv": ["odds", "incan-gold", "--drawn", "5h", "--carried", "4"],
+     "names": "--carried 4"},
+    {"what": "Incan Gold: a split that two explorers inside cannot leave",
+     "argv": ["odds", "incan-gold", "--drawn", "5h", "--carried", "2", "--path", "1",
+              "--others", "5,6"], "names": "3 explorers inside"},
+    {"what": "Pig: --allies (a card-game flag)", "argv": ["odds", "pig", "--allies", "1"],
+     "names": "--allies"},
 ]
 
 # Values an option refuses, by the option's type; ranges add low-1 and high+1.
@@ -388,9 +539,12 @@ def run_cli(argv: list[str]) -> dict[str, Any]:
     """Run ``pushluck ARGV`` in this process: exit code, stdout, stderr and seconds."""
     from pushluck_teach.cli import main
 
+    if FIFO in argv and not os.path.exists(FIFO):
+        os.mkfifo(FIFO)
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as exc:  # argparse
@@ -404,11 +558,13 @@ def run_cli(argv: list[str]) -> dict[str, Any]:
 def run_api(call: dict[str, Any]) -> dict[str, Any]:
     """Build the variant (and the position) of an API case: the error class and its message."""
     from pushluck_teach.games import get_game
+    from pushluck_teach.games.rules_format import read_rules_file
 
     spec = get_game(call["game"])
     start = time.perf_counter()
     try:
-        variant = spec.variant(call.get("options", {}))
+        rules = read_rules_file(ROOT / call["rules"]) if "rules" in call else None
+        variant = spec.variant(call.get("options", {}), rules=rules)
         if "position" in call:
             spec.position(variant, **call["position"])
     except Exception as exc:  # noqa: BLE001 - recorded and checked by the test
@@ -464,7 +620,10 @@ def render_doc(records: list[dict[str, Any]]) -> str:
             call = record["api"]
             parts = [f"game={call['game']!r}"]
             if call.get("options"):
-                parts.append(f"options={call['options']!r}")
+                options = repr(call["options"])
+                parts.append(f"options={options if len(options) <= 80 else options[:60] + '…'}")
+            if call.get("rules"):
+                parts.append(f"rules=read_rules_file({call['rules']!r})")
             if call.get("position"):
                 short = {k: (v if not isinstance(v, str) or len(v) <= 40 else v[:30] + "…")
                          for k, v in call["position"].items()}

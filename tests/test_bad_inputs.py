@@ -112,3 +112,86 @@ def test_a_closed_pipe_is_quiet() -> None:
                               timeout=120)
         assert proc.stderr == "", proc.stderr
         assert proc.stdout.strip() in ("status=0", "status=141"), proc.stdout
+
+
+def test_no_message_repeats_a_long_value_whole() -> None:
+    """A value of thousands of characters is shown shortened: every line stays short."""
+    for record in RECORDS:
+        assert len(record["message"]) < 330, (record["id"], record["message"][:100])
+
+
+def _limited(gigabytes: float) -> Any:
+    """A ``preexec_fn`` capping the child's address space (the issue's 1 GB)."""
+    import resource
+
+    def limit() -> None:
+        size = int(gigabytes * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    return limit
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "custom", "--rules", "/dev/zero"],
+    ["odds", "custom", "--rules", "/dev/urandom"],
+    ["odds", "custom", "--rules", "tests/data/bad_rules/nested.json"],
+    ["sweep", "pig", "--option", "target=1..100000000"],
+    ["sweep", "pig", "--option", "target=0..100000000000000000000"],
+])
+def test_heavy_bad_inputs_are_refused_within_10_s_and_1_gb(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pushluck_teach.cli", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=10,
+                          preexec_fn=_limited(1.0))
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr[-500:]
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_pipe_with_no_writer_is_refused_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "rules.json"
+    os.mkfifo(fifo)
+    proc = subprocess.run([sys.executable, "-m", "pushluck_teach.cli", "odds", "custom",
+                           "--rules", str(fifo)], capture_output=True, text=True, timeout=10)
+    assert proc.returncode == 2 and "not a regular file" in proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
+def test_output_that_cannot_be_written_is_one_line() -> None:
+    """``pushluck games > /dev/full``: one line on stderr, status 2, no second complaint when
+    Python flushes at exit."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "pushluck_teach.cli", "games"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == "pushluck: error: cannot write the output: No space left on device\n"
+
+
+def _solve_pig(cache: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "PUSHLUCK_CACHE": cache}
+    return subprocess.run([sys.executable, "-m", "pushluck_teach.cli", "solve", "pig",
+                           "--target", "23", "--json"], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def test_a_cache_path_too_long_is_skipped(tmp_path: Path) -> None:
+    """The docs promise an unusable cache is skipped: a path over the system's limit solves
+    without a cache and gives the same answer."""
+    plain = _solve_pig("off")
+    too_long = _solve_pig(str(tmp_path / ("c" * 300)))
+    assert plain.returncode == too_long.returncode == 0, too_long.stderr[-400:]
+    assert json.loads(too_long.stdout) == json.loads(plain.stdout)
+
+
+def test_a_truncated_cache_file_is_recomputed(tmp_path: Path) -> None:
+    first = _solve_pig(str(tmp_path))
+    assert first.returncode == 0
+    (saved,) = tmp_path.glob("pig-*.npz")
+    whole = saved.read_bytes()
+    saved.write_bytes(whole[: len(whole) // 3])  # a copy cut short
+    again = _solve_pig(str(tmp_path))
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr[-400:]
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+    assert saved.read_bytes() != whole[: len(whole) // 3]  # written whole again

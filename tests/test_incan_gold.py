@@ -481,7 +481,7 @@ LEVEL_POSITIONS = [
     {"round": 4, "removed": "4h 5s 9s", "drawn": "Jd 6h"},
     {"round": 5, "removed": "As 4s 7s Ts", "drawn": "Kd Kh JK 3d"},
     {"drawn": "Kd 7h 4h", "others": "0,3,20"},
-    {"drawn": "Kd", "carried": "3", "path": "1", "artifacts": "4", "others": "10,10,10"},
+    {"drawn": "Kd 4h", "carried": "3", "path": "1", "artifacts": "4", "others": "10,10,10"},
     {"drawn": "9d 3s", "others": "10,10,10,10,10,10,10"},
     {"drawn": "Ad 5s Kd", "others": "4,12"},
     {"round": 2, "drawn": "6h 4h JK", "others": "2,4"},

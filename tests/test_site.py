@@ -168,7 +168,7 @@ def test_site_variant_lab_solves_a_sweep(site_url, browser):
     sweep = page.locator(".widget-vbox:visible", has_text="win chance too").last
     sweep.locator("select:visible").nth(1).select_option(label="bank_minimum")
     for index, value in enumerate(("10", "20", "5")):  # from, to, step
-        box = sweep.locator("input[type=number]:visible").nth(index)
+        box = sweep.locator("input[type=text]:visible").nth(index)  # text: typed as is
         box.fill(value)
         box.press("Enter")
     sweep.get_by_role("button", name="Run", exact=True).click(timeout=PAGE_TIMEOUT_MS)

@@ -145,7 +145,7 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
         monkeypatch.setattr(variant_lab, "threads_available", lambda: threads)
         panel = variant_lab.SweepPanel("pig")
         panel.option.value = "target"
-        panel.start.value, panel.stop_at.value, panel.step.value = 20, 40, 10
+        panel.start.value, panel.stop_at.value, panel.step.value = "20", "40", "10"
 
         async def click() -> bool:
             panel.run()

@@ -303,7 +303,7 @@ def test_a_game_reads_rule_files(tmp_path) -> None:
         assert spec.variant(["king_value=5"], rules=rules.read_text()) == KingsPairVariant(
             king_value=5, target=30)
         code, _, err = run_cli("odds", NAME, "--rules", str(tmp_path / "missing.json"))
-        assert code == 2 and err.startswith("pushluck: error: cannot read --rules ")
+        assert code == 2 and err.startswith("pushluck: error: cannot read rule file ")
         assert err.count("\n") == 1
         rules.write_text("{not json")
         code, _, err = run_cli("odds", NAME, "--rules", str(rules))

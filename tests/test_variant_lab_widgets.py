@@ -35,7 +35,7 @@ def test_build_a_game_through_the_form_and_play_a_turn() -> None:
     lab = VariantLab(compare_game="pig", background=False)
     form = lab.form
     form.name.value = "Kings of hearts"
-    form.decks.value = 2
+    form.decks.value = "2"
     form.remove_suits.value = ("s", "d", "c")
     form.remove_ranks.value = ("4", "5", "6", "7", "8", "9", "T", "J", "Q")
     form.bust_over.value = ""
@@ -94,12 +94,12 @@ def test_side_by_side_numbers_and_highlights() -> None:
     a, b = panel.summaries
     assert a.stop_rule.threshold == 20
     assert a.bust_risk == pytest.approx(float(1 - _pig_reach(20)), abs=1e-12)
-    panel.b.controls["target"].value = 100  # B starts as another preset; a turn's points are
-    panel.b.controls["die_sides"].value = 8  # capped at the target, so compare at A's target
+    panel.b.controls["target"].value = "100"  # B starts as another preset; a turn's points are
+    panel.b.controls["die_sides"].value = "8"  # capped at the target, so compare at A's target
     a, b = panel.summaries
     assert b.stop_rule.threshold > 20  # a bigger die: a 1 is rarer, keep rolling longer
     assert "<b>" in panel.table_html.value and "(+" in panel.table_html.value
-    panel.b.controls["die_sides"].value = 1
+    panel.b.controls["die_sides"].value = "1"
     assert "die_sides" in panel.status
 
 
@@ -107,7 +107,7 @@ def test_sweep_stopped_half_way_keeps_the_points_done() -> None:
     rules = HIT_LIST_RULES.replace(remove_ranks=("A",))
     panel = SweepPanel("custom", variant=rules)
     panel.option.value = "bank_minimum"
-    panel.start.value, panel.stop_at.value, panel.step.value = 2, 21, 1
+    panel.start.value, panel.stop_at.value, panel.step.value = "2", "21", "1"
     panel.run()
     deadline = time.monotonic() + 120
     while panel.progress.value < 3 and time.monotonic() < deadline:
@@ -177,3 +177,85 @@ def test_side_by_side_starts_from_two_named_presets() -> None:
     assert panel.b.variant == spec.presets["soft-aces"]
     with pytest.raises(RulesError, match="no preset 'nope'"):
         SideBySide("hit-list", variants=("standard", "nope"), background=False)
+
+
+@pytest.mark.parametrize(("removed", "named"), [
+    ("7h 7h 7h 7h 7h", "7h named twice"),
+    (" ".join(["Ks"] * 167), "Ks named twice"),
+    ("JK", "JK is not one card"),
+])
+def test_an_impossible_deck_is_refused_with_one_line(removed: str, named: str) -> None:
+    """Five 7♥ out of a one-deck game, or 167 removed cards, is not "a valid game"."""
+    form = RuleSetForm()
+    before = form.rules
+    form.remove_cards.value = removed
+    assert named in form.message and "\n" not in form.message
+    assert "remove_cards" in form.message and len(form.message) < 160
+    assert form.play_button.disabled and form.rules == before
+
+
+@pytest.mark.parametrize(("game", "option", "points"), [
+    ("pig", "die_sides", list(range(2, 21))),   # every die the option allows
+    ("custom", "bank_minimum", list(range(0, 21, 2))),
+    ("incan-gold", "rounds", [1, 2, 3, 4, 5]),
+    ("captain-seven", "target", list(range(50, 151, 10))),
+])
+def test_the_sweep_tab_starts_with_an_option_of_the_chosen_game(game: str, option: str,
+                                                                points: list[int]) -> None:
+    panel = SweepPanel("custom")
+    panel.game.value = game
+    assert panel.option.value == option
+    assert panel.values() == points
+
+
+def test_a_pig_sweep_runs_from_the_start_values() -> None:
+    panel = SweepPanel("pig")
+    panel.run(wait=True)
+    result = panel.result
+    assert result is not None and result.key == "die_sides"
+    assert [p.value for p in result.points] == list(range(2, 21))
+    assert all(p.error is None for p in result.points) and "Done" in panel.status
+
+
+@pytest.mark.parametrize(("box", "text", "named"), [
+    ("stop_at", "1e9", "'1e9' is not a whole number"),
+    ("stop_at", "100000000", "points: a sweep solves at most 1000"),
+    ("step", "0", "'step' must be 1 or more"),
+    ("start", "30", "'from' must be at most 'to'"),
+])
+def test_a_bad_sweep_range_is_one_line_before_anything_runs(box: str, text: str,
+                                                           named: str) -> None:
+    panel = SweepPanel("pig")
+    getattr(panel, box).value = text
+    panel.run()
+    assert named in panel.status and "\n" not in panel.status
+    assert panel.result is None and not panel.running
+
+
+@pytest.mark.parametrize(("box", "text", "named"), [
+    ("target", "1e9", "rules field 'target': '1e9' is not a whole number"),
+    ("decks", "9", "decks"),
+    ("bonus", "１２", "'１２'"),
+])
+def test_a_bad_number_in_the_form_is_named_not_clamped(box: str, text: str, named: str) -> None:
+    form = RuleSetForm()
+    before = form.rules
+    getattr(form, box).value = text
+    assert named in form.message and "\n" not in form.message
+    assert form.play_button.disabled and form.rules == before
+
+
+def test_a_typed_exponent_is_refused_not_read_as_other_digits() -> None:
+    """A number box in the browser dropped the "e" of "1e9" and sent 19; the option boxes are
+    text, so the value is read (or refused) as typed."""
+    panel = SideBySide("pig", background=False)
+    panel.a.controls["target"].value = "1e9"
+    assert "'1e9' is not a whole number" in panel.status
+    panel.a.controls["target"].value = "60"
+    assert panel.a.variant.target == 60 and not panel.a.error
+    panel.race_target.value = "1e3"
+    assert "race target: '1e3' is not a whole number" in panel.status
+    panel.race_target.value = "0"
+    assert "race target must be 1-5000, not 0" in panel.status
+    panel.race_target.value = "60"
+    assert "computed" in panel.status

@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pushluck_teach.cards import Card
+from pushluck_teach.quoting import quoted
 
 DRAW = "draw"
 STOP = "stop"
@@ -158,8 +159,12 @@ class Variant:
             for item in options:
                 key, sep, value = item.partition("=")
                 if not sep or not key.strip():
-                    raise OptionError(f"bad option {item!r}: write it as KEY=VALUE")
-                pairs[key.strip()] = value.strip()
+                    raise OptionError(f"bad option {quoted(item)}: write it as KEY=VALUE")
+                key = key.strip()
+                if key in pairs:
+                    raise OptionError(f"option {quoted(key)} given twice ({quoted(pairs[key])} "
+                                      f"and {quoted(value.strip())}): give it once")
+                pairs[key] = value.strip()
         hints = typing.get_type_hints(cls)
         fields = {f.name: f for f in dataclasses.fields(cls)}
         kwargs: dict[str, Any] = {}
@@ -188,7 +193,8 @@ class Variant:
 
 def unknown_option_message(cls: type, key: str) -> str:
     names = ", ".join(f.name for f in dataclasses.fields(cls)) or "none"
-    return f"unknown option {key!r} for {getattr(cls, 'game', cls.__name__)} (options: {names})"
+    game = getattr(cls, "game", cls.__name__)
+    return f"unknown option {quoted(key)} for {game} (options: {names})"
 
 
 def check_option_value(cls: type[Variant], name: str, value: Any, hint: Any) -> None:
@@ -209,7 +215,7 @@ def check_option_value(cls: type[Variant], name: str, value: Any, hint: Any) -> 
     if hint is bool:
         if not isinstance(value, bool):
             raise OptionError(f"option {name!r} ({info.label}) must be true or false, "
-                              f"not {value!r}")
+                              f"not {quoted(value)}")
         return
     if hint is int:
         ok = isinstance(value, int) and not isinstance(value, bool)
@@ -219,17 +225,18 @@ def check_option_value(cls: type[Variant], name: str, value: Any, hint: Any) -> 
             ok = False
         if not ok:
             raise OptionError(f"option {name!r} ({info.label}) must be a whole number "
-                              f"{allowed}, not {value!r}")
+                              f"{allowed}, not {quoted(value)}")
         return
     if hint is str:
         if not isinstance(value, str) or (info.choices and value not in info.choices):
-            raise OptionError(f"option {name!r} ({info.label}) must be {allowed}, not {value!r}")
+            raise OptionError(f"option {name!r} ({info.label}) must be {allowed}, "
+                              f"not {quoted(value)}")
         return
     if origin is tuple:
         if not isinstance(value, tuple) or any(
                 not isinstance(v, str) or (info.choices and v not in info.choices) for v in value):
             raise OptionError(f"option {name!r} ({info.label}) must be a list of {allowed}, "
-                              f"not {value!r}")
+                              f"not {quoted(value)}")
         return
 
 
@@ -251,10 +258,9 @@ def parse_whole_number(text: str, what: str, error: type[RulesError] = RulesErro
     raw = text
     text = text.strip()
     body = text[1:] if text[:1] in "+-" else text
-    if len(raw) > 40:
-        raw = raw[:20] + "…"
     if not body or not body.isascii() or not body.isdigit():
-        raise error(f"bad {what}: {raw!r} is not a whole number (write it with the digits 0-9)")
+        raise error(f"bad {what}: {quoted(raw)} is not a whole number (write it with the "
+                    "digits 0-9)")
     if len(body) > MAX_DIGITS:
         raise error(f"bad {what}: a number of {len(body)} digits is far too large")
     return int(text)
@@ -284,14 +290,15 @@ def coerce_option(key: str, text: str, hint: Any) -> Any:
                 return coerce_option(key, text, arg)
             except OptionError as exc:
                 errors.append(str(exc))
-        raise OptionError(errors[0] if errors else f"bad value {text!r} for option {key!r}")
+        raise OptionError(errors[0] if errors else f"bad value {quoted(text)} for option {key!r}")
     if hint is bool:
         low = text.lower()
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise OptionError(f"bad value {text!r} for option {key!r}: expected true or false")
+        raise OptionError(f"bad value {quoted(text)} for option {key!r}: expected true or "
+                          "false")
     if hint is int:
         return parse_whole_number(text, f"option {key!r}", OptionError)
     if hint is str:
@@ -695,7 +702,9 @@ class GameSpec:
     * ``example``: a position that leaves a decision, as position flags (``{"drawn": "5h 9s"}``),
       for lessons and docs;
     * ``variant_from_text``: builds a variant from a rule file's text (``pushluck ... --rules
-      FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files.
+      FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files;
+    * ``sweep``: the whole-number option a sweep starts with (the lab's Sweep tab); ``None``:
+      the first whole-number option.
     """
 
     name: str
@@ -716,6 +725,7 @@ class GameSpec:
     bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
     example: Mapping[str, str] = field(default_factory=dict)
     variant_from_text: Callable[[str], Variant] | None = None
+    sweep: str | None = None
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:
@@ -757,7 +767,7 @@ class GameSpec:
             try:
                 kwargs[name] = flag.type(text) if isinstance(text, str) else text
             except ValueError:
-                raise PositionError(f"bad value {text!r} for {flag.flag}") from None
+                raise PositionError(f"bad value {quoted(text)} for {flag.flag}") from None
         return self.position(variant, **kwargs)
 
     def new_engine(self, variant: Variant | None = None, *, players: int = 2,
@@ -800,7 +810,7 @@ def get_game(name: str) -> GameSpec:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise RulesError(f"unknown game {name!r} (games: {known})") from None
+        raise RulesError(f"unknown game {quoted(name)} (games: {known})") from None
 
 
 def all_games() -> tuple[GameSpec, ...]:

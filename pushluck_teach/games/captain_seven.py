@@ -137,6 +137,7 @@ from pushluck_teach.games.base import (
     register,
     whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 try:  # gmpy2's rationals are much faster than fractions.Fraction
     from gmpy2 import mpq as _rational
@@ -656,7 +657,7 @@ def _parse_relic(relic: str | None) -> str | None:
     names = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "1": "A"}
     text = names.get(text, text)
     if text not in RELIC_RANKS:
-        raise PositionError(f"bad relic {relic!r}: a relic is A, J, Q or K")
+        raise PositionError(f"bad relic {quoted(relic)}: a relic is A, J, Q or K")
     return text
 
 
@@ -1004,7 +1005,11 @@ def _doubled_index(doubled: str | None, cards: Sequence[Card], gone: Sequence[Ca
     """The index in ``cards`` of the card a spent queen relic doubled (``None``: none)."""
     if doubled is None or not str(doubled).strip():
         return None
-    card = parse_card(str(doubled))
+    named = parse_cards(str(doubled))
+    if len(named) != 1:
+        raise PositionError(f"--doubled names the one card your queen relic doubled, not "
+                            f"{len(named)} cards ({quoted(str(doubled))})")
+    card = named[0]
     if card not in cards:
         raise PositionError(f"doubled card {card.code} is not among the drawn cards")
     if relic_rank is not None or not any(c.rank == "Q" for c in gone):
@@ -1068,7 +1073,8 @@ def captain_seven_position(variant: CaptainSevenVariant, *, drawn: Any = None,
     for what, stash in (("score", score), ("opponent", opponent)):
         if stash is not None and (isinstance(stash, bool) or not isinstance(stash, int)
                                   or stash < 0):
-            raise PositionError(f"bad {what} {stash!r}: a stash is a whole number 0 or more")
+            raise PositionError(f"bad {what} {quoted(stash)}: a stash is a whole number 0 or "
+                                "more")
     cards = parse_cards(drawn)
     gone = parse_cards(removed)
     relic_rank = _parse_relic(relic)

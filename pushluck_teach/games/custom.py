@@ -82,7 +82,6 @@ from typing import Any
 
 from pushluck_teach.cards import RANKS, SUITS, Card, CardError, Deck, parse_card, parse_cards
 from pushluck_teach.games.base import (
-    ALLIES,
     CARDS,
     DICE,
     DRAW,
@@ -90,6 +89,7 @@ from pushluck_teach.games.base import (
     REMOVED,
     STOP,
     Engine,
+    Flag,
     GameSpec,
     IllegalActionError,
     OptionError,
@@ -101,9 +101,15 @@ from pushluck_teach.games.base import (
     Variant,
     option,
     register,
+    whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 GAME = "custom"
+#: ``--allies N`` of a built game: N ally cards from earlier turns, out of the draw pile.
+BUILT_ALLIES = Flag("allies", "allies held from earlier turns: that many ally cards sit in your "
+                    "ally area, out of the draw pile (built games with ally cards)",
+                    whole_number)
 JOKER = "JK"
 #: Built games whose estimated state count is above this are refused before solving.
 MAX_STATES = 2_000_000
@@ -276,13 +282,20 @@ class RuleSet(Variant):
         set_(self, "remove_suits", _ordered(
             (_suit_token(s, "remove_suits") for s in _as_tuple(self.remove_suits,
                                                               "remove_suits")), SUITS))
-        removed = []
+        removed: list[str] = []
         for token in _as_tuple(self.remove_cards, "remove_cards"):
             try:
-                removed.append(parse_card(str(token)).code)
+                code = parse_card(str(token)).code
             except CardError as exc:
                 raise OptionError(f"rules field 'remove_cards': {exc}") from None
-        set_(self, "remove_cards", tuple(sorted(set(removed))))
+            if code == JOKER:
+                raise OptionError("rules field 'remove_cards': JK is not one card to remove "
+                                  "(set jokers to 0, or remove the rank JK)")
+            if code in removed:
+                raise OptionError(f"rules field 'remove_cards': {code} named twice (name each "
+                                  "card once: it leaves every deck)")
+            removed.append(code)
+        set_(self, "remove_cards", tuple(sorted(removed)))
         # values: a mapping or pairs; stored as the sorted pairs that differ from the default
         raw = self.values
         pairs = raw.items() if isinstance(raw, Mapping) else raw
@@ -1068,9 +1081,12 @@ def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
     layout = compile_rules(rules)
     held = 0 if allies is None else allies
     if isinstance(held, bool) or not isinstance(held, int) or held < 0:
-        raise PositionError(f"allies must be a whole number of at least 0, not {allies!r}")
+        raise PositionError(f"allies must be a whole number of at least 0, not {quoted(allies)}")
     if held and rules.allies is None:
         raise PositionError("allies: this game has no ally cards")
+    if held and not rules.allies_persist:
+        raise PositionError(f"allies {held}: allies held from earlier turns need allies_persist "
+                            "(without it unused allies are discarded when a turn ends)")
     if rules.dice:
         if removed:
             raise PositionError("removed: a die has no cards to remove")
@@ -1079,7 +1095,7 @@ def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
         for token in tokens:
             text = str(token).strip()
             if text not in rules.faces:
-                raise PositionError(f"bad roll {text!r}: a roll is a face 1-{rules.dice}")
+                raise PositionError(f"bad roll {quoted(text)}: a roll is a face 1-{rules.dice}")
             faces.append(layout.class_of[text])
         pile: list[int] = []
         drawn_classes = faces
@@ -1525,9 +1541,10 @@ SPEC = register(GameSpec(
     blurb="A push-your-luck game built from parts: deck or die, values, bust rules, allies.",
     deck=_deck,
     draws=_draws,
-    position_flags=(DRAWN, REMOVED, ALLIES),
+    position_flags=(DRAWN, REMOVED, BUILT_ALLIES),
     example={"drawn": "Kh 5d"},
     variant_from_text=rule_set_from_text,
+    sweep="bank_minimum",
 ))
 
 

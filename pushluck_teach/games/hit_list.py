@@ -106,6 +106,7 @@ from pushluck_teach.games.base import (
     register,
     whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 GAME = "hit-list"
 ACE_ONE = "ace:1"
@@ -409,7 +410,7 @@ def parse_ace_values(text: str | Iterable[int | str] | None, aces: int, soft: bo
             values.append(None)
             continue
         if str(token).strip() not in ("1", "11"):
-            raise PositionError(f"bad ace value {str(token)!r}: an ace counts 1 or 11 (or ?, "
+            raise PositionError(f"bad ace value {quoted(str(token))}: an ace counts 1 or 11 (or ?, "
                                 "for the last ace, while its value is still to be chosen)")
         values.append(int(token))
     if len(values) != aces:

@@ -82,7 +82,8 @@ recursion.  :func:`estimate_states` sizes a solve before it starts.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +107,7 @@ from pushluck_teach.games.base import (
     register,
     whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 GAME = "incan-gold"
 ROUNDS_MAX = 5
@@ -1102,12 +1104,19 @@ def parse_others(text: str | Sequence[int] | None) -> tuple[int, ...]:
     """``"5,10"`` → ``(5, 10)``: each other explorer's leaving threshold."""
     if text is None:
         return ()
-    tokens = text.replace(" ", ",").split(",") if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        if not text.strip():
+            raise PositionError("others is empty: give each other explorer's threshold "
+                                "(e.g. others=5,10), or leave others out to play alone")
+        tokens: list[Any] = re.split(r"\s*,\s*|\s+", text.strip())
+    else:
+        tokens = list(text)
     values = []
     for token in tokens:
         if isinstance(token, str):
             if not token.strip():
-                continue
+                raise PositionError(f"others {quoted(text)} has an empty threshold between "
+                                    "commas (e.g. others=5,10)")
             token = parse_whole_number(token, "threshold in others (e.g. others=5,10)",
                                        PositionError)
         if isinstance(token, bool) or not isinstance(token, int) or token < 0:
@@ -1194,6 +1203,7 @@ def incan_gold_position(variant: IncanGoldVariant, *, drawn: str | Sequence[Card
     gone = parse_cards(removed)
     for card in (*flips, *gone):
         classify(card)
+    Deck(full_deck()).remove(gone, what="Incan Gold deck")  # before the round is inferred
     if isinstance(round, str):
         round = parse_whole_number(round, "round", PositionError)
     round_no = infer_round(flips, gone) if round is None else round
@@ -1233,6 +1243,7 @@ def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[
     if not flips:
         raise PositionError("--carried, --path and --artifacts describe a round in progress: "
                             "give the cards flipped (--drawn)")
+    _check_table_state(flips, len(thresholds) + 1 if thresholds else None, counts)
     solo = IncanGoldTurnModel(variant, deck)
     total = counts["carried"] + counts["path"] + counts["artifacts"]
     state = solo.state_for(flips, total)
@@ -1242,6 +1253,58 @@ def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[
     full = (1 << len(thresholds)) - 1
     return group, ("in", *state[1:4], counts["carried"], full, counts["path"],
                    counts["artifacts"])
+
+
+def _table_states(flips: Sequence[Card], inside: int | None) -> set[tuple[int, int, int]]:
+    """Every ``(carried, path, artifacts)`` the flips can leave (the decider's gems, the gems
+    and artifact value on the path), over every table of 1-8 explorers and every way they can
+    have left between flips, with ``inside`` explorers (the decider too) inside now (``None``:
+    any number).  Shares follow the engine: a treasure splits evenly among those inside, the
+    remainder to the path; leavers split the path, a lone leaver takes its artifacts."""
+    least = inside or 1
+    states = {(n, 0, 0, 0) for n in range(least, OTHERS_MAX + 2)}
+    for step, card in enumerate(flips):
+        if step:
+            for n, carried, path, arts in list(states):
+                for leavers in range(1, n - least + 1):
+                    states.add((n - leavers, carried, path % leavers,
+                                0 if leavers == 1 else arts))
+        kind, index = classify(card)
+        if kind == "treasure":
+            states = {(n, c + GEMS[index] // n, p + GEMS[index] % n, a)
+                      for n, c, p, a in states}
+        elif kind == "artifact":
+            states = {(n, c, p, a + ARTIFACT_VALUES[index]) for n, c, p, a in states}
+    return {(c, p, a) for n, c, p, a in states if inside is None or n == inside}
+
+
+def _check_table_state(flips: Sequence[Card], inside: int | None,
+                       counts: Mapping[str, int]) -> None:
+    """A :class:`PositionError` when ``--carried``, ``--path`` and ``--artifacts`` cannot
+    follow from the flips (:func:`_table_states`)."""
+    states = _table_states(flips, inside)
+    given = (counts["carried"], counts["path"], counts["artifacts"])
+    if given in states:
+        return
+    who = "with nobody else inside" if inside == 1 else (
+        f"with {inside} explorers inside" if inside else "with any table of 1-8 explorers")
+    arts = sorted({a for _, _, a in states})
+    if counts["artifacts"] not in arts:
+        flipped = [c.code for c in flips if classify(c)[0] == "artifact"]
+        raise PositionError(
+            f"--artifacts {counts['artifacts']}: the artifacts flipped this round "
+            f"({' '.join(flipped) or 'none'}) can leave only {_listed(arts)} on the path")
+    carried = sorted({c for c, p, a in states if a == counts["artifacts"]
+                      and p == counts["path"]})
+    hint = (f"with that path you could carry {_listed(carried)}" if carried
+            else f"no split leaves {counts['path']} on the path")
+    raise PositionError(f"--carried {counts['carried']} and --path {counts['path']} cannot "
+                        f"follow these flips {who} ({hint})")
+
+
+def _listed(values: Sequence[int]) -> str:
+    shown = ", ".join(map(str, values[:8]))
+    return shown + (", ..." if len(values) > 8 else "")
 
 
 # --------------------------------------------------------------------------------------------

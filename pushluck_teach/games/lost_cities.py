@@ -1100,6 +1100,15 @@ def expedition_odds(colour: str, *, hand: str | Iterable[str | LCCard] = (),
         raise PositionError(f"the expedition must be {COLOUR_NAMES[colour]}")
     check_card_counts({"hand": hand_cards, "expedition": exp_cards, "seen": seen_cards})
     pool = deck_left + opponent_hand
+    # Cards leave the deck only into hands (8 each) and, once played, onto the table; after
+    # your play (phase draw) your hand is one short until you draw.
+    on_table = DECK_SIZE - 2 * HAND_SIZE - deck_left + (1 if phase == DRAW_FROM else 0)
+    face_up = len(exp_cards) + len(seen_cards)
+    if face_up > on_table:
+        raise PositionError(
+            f"{face_up} cards face up (expedition and seen), but with {deck_left} cards left in "
+            f"the deck only {on_table} can have been played ({DECK_SIZE} cards, two hands of "
+            f"{HAND_SIZE}, the deck)")
     named = len(hand_cards) + len(exp_cards) + len(seen_cards)
     if named + pool > DECK_SIZE:
         raise PositionError(

@@ -30,6 +30,7 @@ from typing import Any
 from pushluck_teach.games.base import (
     DICE,
     DRAW,
+    MAX_DIGITS,
     ROLLS,
     STOP,
     Engine,
@@ -46,6 +47,7 @@ from pushluck_teach.games.base import (
     register,
     whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 GAME = "pig"
 #: Largest die (a d20; its turn has 210 totals, solved in milliseconds).
@@ -164,8 +166,8 @@ def check_score(value: int | str | None, variant: PigVariant, what: str) -> int:
     if value is None:
         return 0
     text = str(value).strip()
-    if not (text.isascii() and text.isdigit()):
-        raise PositionError(f"bad {what} {value!r}: a score is a whole number 0-"
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
+        raise PositionError(f"bad {what} {quoted(value)}: a score is a whole number 0-"
                             f"{variant.target - 1}")
     score = int(text)
     if score >= variant.target:
@@ -289,6 +291,7 @@ SPEC = register(GameSpec(
     position_flags=(ROLLS, SCORE, OPPONENT),
     whole_game="pushluck_teach.solve.whole_game.pig",
     example={"drawn": "3 5"},
+    sweep="die_sides",
     min_players=1,
     max_players=8,
     presets={

@@ -9,11 +9,13 @@ Two kinds of rule file, both JSON objects with ``"format": "pushluck-rules/1"``:
 * a **variant of a registered game**: ``{"format": ..., "game": "captain-seven", "options":
   {"target": 150}}`` (the options that differ from the defaults).
 
-:data:`RULES_SCHEMA` is the JSON Schema of both (published as ``docs/rules-schema.json``; a test
-keeps the two equal).  :func:`rules_from_json` checks a text against it and then against the
-rules' own checks; every error is a :class:`~pushluck_teach.games.base.RulesError` naming the
-field and why.  :func:`rules_to_token` / :func:`rules_from_token` pack the JSON in a URL-safe
-token for ``?rules=...`` links (zlib, then unpadded base64url).
+:data:`RULES_SCHEMA` is the JSON Schema of both (published as ``docs/rules-schema.json``; a
+test keeps the two equal).  :func:`rules_from_json` checks a text against it and then against
+the rules' own checks, after refusing nesting deeper than :data:`MAX_DEPTH`, a field given twice
+and ``NaN``; every error is a :class:`~pushluck_teach.games.base.RulesError` naming the field
+and why.  :func:`read_rules_file` reads a rule file safely (a regular file only, at most
+:data:`MAX_TEXT` characters, UTF-8).  :func:`rules_to_token` / :func:`rules_from_token` pack the
+JSON in a URL-safe token for ``?rules=...`` links (zlib, then unpadded base64url).
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
+import stat
 import zlib
 from collections.abc import Mapping
 from typing import Any
 
 from pushluck_teach.games.base import RulesError, Variant, get_game
 from pushluck_teach.games.custom import CardSet, RuleSet
+from pushluck_teach.quoting import one_line, quoted
 
 FORMAT = "pushluck-rules/1"
 MAX_TEXT = 20_000
@@ -191,7 +196,7 @@ def _error_text(error: Any) -> str:
         extra = sorted(k for k in instance if k not in allowed)
         if extra:
             name = f"{where}.{extra[0]}" if error.absolute_path else extra[0]
-            return f"rules field {name!r}: unknown field"
+            return f"rules field {quoted(name)}: unknown field"
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
         name = f"{where}.{missing}" if error.absolute_path else missing
@@ -200,14 +205,18 @@ def _error_text(error: Any) -> str:
     if error.validator == "pattern":
         what = "card (like Qs, 10h, JK)" if error.schema is _CARD else \
             "rank (A 2-9 T/10 J Q K, JK) or die face"
-        return f"rules field {where!r}: {instance!r} is not a {what}"
+        return f"rules field {quoted(where)}: {quoted(instance)} is not a {what}"
     if error.validator in ("oneOf", "anyOf", "minProperties") and where.endswith(
             ("allies", "kind")):
-        return (f"rules field {where!r}: {json.dumps(instance)} is not a card set "
+        return (f"rules field {quoted(where)}: {quoted(json.dumps(instance))} is not a card set "
                 "(give ranks, suits or cards)")
     if error.validator == "const":
         return f"rules field {where!r}: must be {json.dumps(error.validator_value)}"
-    return f"rules field {where!r}: {error.message}"
+    message = one_line(error.message)
+    if len(message) > 100:  # the schema's message repeats the whole value
+        message = (f"{quoted(instance)} breaks the schema's {error.validator!r} rule "
+                   f"({quoted(error.validator_value, 40)})")
+    return f"rules field {quoted(where)}: {message}"
 
 
 def _best_error(data: Any) -> Any:
@@ -256,7 +265,7 @@ def _check_shape(data: Any) -> None:
     branch = _VARIANT if "game" in data else _BUILT
     for key in data:
         if key not in branch["properties"]:
-            raise RulesError(f"rules field {key!r}: unknown field")
+            raise RulesError(f"rules field {quoted(key)}: unknown field")
 
 
 def rules_from_data(data: Any) -> Variant:
@@ -279,18 +288,104 @@ def rules_from_data(data: Any) -> Variant:
         raise RulesError(f"rule file: a field has the wrong type ({exc})") from None
 
 
+#: How deep a rule file's objects and lists may nest (the schema needs four levels).
+MAX_DEPTH = 20
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's fields, refusing a field given twice (JSON would keep the last)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise RulesError(f"rules field {quoted(key)}: given twice ({json.dumps(data[key])} "
+                             f"and {json.dumps(value)}): give it once")
+        data[key] = value
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise RulesError(f"rule file: {name} is not a number JSON allows")
+
+
+def _nesting(text: str) -> int:
+    """How deep the brackets of a JSON text nest (outside strings), counted without parsing."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def rules_from_json(text: str) -> Variant:
-    """A rule set from its JSON text; a :class:`RulesError` names what is wrong."""
+    """A rule set from its JSON text; a :class:`RulesError` names what is wrong.
+
+    Refused besides the schema: a text over :data:`MAX_TEXT` characters, nesting deeper than
+    :data:`MAX_DEPTH`, a field given twice in one object, ``NaN``/``Infinity``."""
     if not isinstance(text, str):
         raise RulesError("rule file: expected JSON text")
     if len(text) > MAX_TEXT:
-        raise RulesError(f"rule file: longer than {MAX_TEXT} characters")
+        raise RulesError(f"rule file: longer than {MAX_TEXT:,} characters")
+    if _nesting(text) > MAX_DEPTH:
+        raise RulesError(f"rule file: nested more than {MAX_DEPTH} deep (a rule file needs 4)")
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys,
+                          parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise RulesError(f"rule file: not JSON ({exc.msg} at line {exc.lineno} column "
                          f"{exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, RulesError):
+            raise
+        if "digits" in str(exc):  # Python reads at most sys.get_int_max_str_digits() digits
+            raise RulesError("rule file: a number with thousands of digits is far too large"
+                             ) from None
+        raise RulesError(f"rule file: cannot be read ({one_line(str(exc))[:80]})") from None
     return rules_from_data(data)
+
+
+def read_rules_file(path: str | os.PathLike[str]) -> str:
+    """The text of a rule file, read safely: only a regular file (not a directory, a device
+    such as ``/dev/zero`` or a pipe that may never end), at most :data:`MAX_TEXT` characters,
+    UTF-8.  Every refusal is a one-line :class:`RulesError` naming the path."""
+    shown = quoted(os.fspath(path), tail=True)
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "bad path"
+        raise RulesError(f"cannot read rule file {shown}: {reason}") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise RulesError(f"cannot read rule file {shown}: {kind} (give a .json file)")
+    if info.st_size > 4 * MAX_TEXT:
+        raise RulesError(f"rule file {shown}: {info.st_size:,} bytes, longer than a rule file "
+                         f"can be ({MAX_TEXT:,} characters)")
+    try:
+        # O_NONBLOCK: a path swapped for a pipe after the check cannot block the read
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(handle, "rb") as source:
+            raw = source.read(4 * MAX_TEXT + 1)
+    except OSError as exc:
+        raise RulesError(f"cannot read rule file {shown}: {exc.strerror or exc}") from None
+    if raw is None or len(raw) > 4 * MAX_TEXT:
+        raise RulesError(f"rule file {shown}: longer than a rule file can be "
+                         f"({MAX_TEXT:,} characters)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"rule file {shown} is not UTF-8 text") from None
 
 
 def rules_from_token(token: str) -> Variant:
@@ -313,6 +408,7 @@ def schema_text() -> str:
 
 
 __all__ = [
-    "FORMAT", "RULES_SCHEMA", "rules_from_data", "rules_from_json", "rules_from_token",
+    "FORMAT", "MAX_DEPTH", "RULES_SCHEMA", "read_rules_file", "rules_from_data",
+    "rules_from_json", "rules_from_token",
     "rules_to_data", "rules_to_json", "rules_to_token", "schema_text", "validate_data",
 ]

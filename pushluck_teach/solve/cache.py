@@ -101,12 +101,13 @@ def cache_dir() -> Path | None:
 
 
 def _read(path: Path, key: CacheKey) -> Arrays | None:
+    """The arrays of a cache file, or ``None`` when it is not a whole, matching file."""
     try:
         with np.load(path, allow_pickle=False) as data:
             if "_key" not in data.files or str(data["_key"]) != key.as_json():
                 return None
             return {name: data[name] for name in data.files if name != "_key"}
-    except (OSError, ValueError, KeyError, EOFError):
+    except Exception:  # noqa: BLE001 - truncated or foreign (BadZipFile, zlib.error...): recompute
         return None
 
 
@@ -121,10 +122,14 @@ def locate(key: CacheKey) -> tuple[Path, Arrays] | None:
         directories.append(user)
     for directory in directories:
         path = directory / key.filename
-        if path.is_file():
-            arrays = _read(path, key)
-            if arrays is not None:
-                return path, arrays
+        try:
+            if not path.is_file():
+                continue
+        except (OSError, ValueError):  # a path too long or otherwise unusable: skipped
+            continue
+        arrays = _read(path, key)
+        if arrays is not None:
+            return path, arrays
     return None
 
 
@@ -155,7 +160,7 @@ def save(key: CacheKey, arrays: Mapping[str, np.ndarray], directory: Path | None
         except BaseException:
             Path(tmp_name).unlink(missing_ok=True)
             raise
-    except OSError:
+    except (OSError, ValueError):  # not writable, a path too long, a NUL in it: skipped
         return None
     return path
 

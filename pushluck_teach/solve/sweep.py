@@ -11,8 +11,10 @@ built by the game's own ``GameSpec.position``:
 * with ``whole_game=True``, where the game has a whole-game solver, the first player's **win
   chance** with both players optimal (two players), from the solver's own report.
 
-A point that cannot be solved (a variant the rules refuse, a game too large for the page) is
-kept with its one-line ``error``.  Points are independent, so :func:`run_sweep` runs them
+Before anything is solved :func:`run_sweep` refuses values the option does not take (a range
+over a yes/no or a word, a number outside the option's range: :func:`check_sweep`); a point that
+still cannot be solved (a game too large for the page, a position the rules refuse) is kept
+with its one-line ``error``.  Points are independent, so :func:`run_sweep` runs them
 serially, in parallel on local cores (``workers > 1``: a process pool), or on a
 ``dask.distributed`` cluster (``scheduler``: an address such as ``tcp://host:8786`` or a
 ``distributed.Client``; the optional extra ``pushluck_teach[lab]``).  A ``progress`` callback
@@ -25,8 +27,10 @@ game.
 from __future__ import annotations
 
 import importlib
+import itertools
 import multiprocessing
 import time
+import types
 import typing
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -40,7 +44,9 @@ from pushluck_teach.games.base import (
     Variant,
     coerce_option,
     get_game,
+    parse_whole_number,
 )
+from pushluck_teach.quoting import quoted
 from pushluck_teach.solve.stop_rule import describe_stop_rule
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -94,40 +100,105 @@ Progress = Callable[[int, int, SweepPoint], None]
 
 def parse_sweep_option(text: str) -> tuple[str, tuple[Any, ...]]:
     """``KEY=A..B[:STEP]`` (whole numbers, both ends included) or ``KEY=V1,V2,...`` (values as
-    typed; the variant converts them).  Errors are :class:`OptionError` naming the problem."""
+    typed; the variant converts them).  Errors are :class:`OptionError` naming the problem; the
+    number of points is checked before any is made."""
     key, sep, spec = text.partition("=")
     key = key.strip()
     if not sep or not key or not spec.strip():
-        raise OptionError(f"bad sweep {text!r}: write KEY=A..B[:STEP] or KEY=V1,V2,...")
+        raise OptionError(f"bad sweep {quoted(text)}: write KEY=A..B[:STEP] or KEY=V1,V2,...")
     spec = spec.strip()
     if ".." in spec:
         span, _, step_text = spec.partition(":")
         low_text, _, high_text = span.partition("..")
-        try:
-            low, high = int(low_text), int(high_text)
-            step = int(step_text) if step_text else 1
-        except ValueError:
-            raise OptionError(f"bad sweep range {spec!r}: A, B and STEP are whole numbers "
-                              "(A..B or A..B:STEP)") from None
+        what = f"sweep range {quoted(spec)}"
+        low = parse_whole_number(low_text, f"{what} start", OptionError)
+        high = parse_whole_number(high_text, f"{what} end", OptionError)
+        step = parse_whole_number(step_text, f"{what} step", OptionError) if step_text else 1
         if step < 1 or high < low:
-            raise OptionError(f"bad sweep range {spec!r}: need A <= B and STEP >= 1")
-        values: tuple[Any, ...] = tuple(range(low, high + 1, step))
+            raise OptionError(f"bad {what}: need A <= B and STEP >= 1")
+        span_range = range(low, high + 1, step)
+        if len(span_range) > MAX_POINTS:
+            raise OptionError(f"sweep of {len(span_range):,} points: at most {MAX_POINTS}")
+        values: tuple[Any, ...] = tuple(span_range)
     else:
-        values = tuple(v.strip() for v in spec.split(",") if v.strip())
+        parts = spec.split(",")
+        if len(parts) > MAX_POINTS:
+            raise OptionError(f"sweep of {len(parts):,} points: at most {MAX_POINTS}")
+        values = tuple(v.strip() for v in parts)
+        if any(not v for v in values):
+            raise OptionError(f"bad sweep {quoted(text)}: an empty value between commas")
+        repeated = sorted({v for v in values if values.count(v) > 1})
+        if repeated:
+            raise OptionError(f"bad sweep {quoted(text)}: {quoted(repeated[0])} given twice")
     if not values:
-        raise OptionError(f"bad sweep {text!r}: no values")
-    if len(values) > MAX_POINTS:
-        raise OptionError(f"sweep of {len(values)} points: at most {MAX_POINTS}")
+        raise OptionError(f"bad sweep {quoted(text)}: no values")
     return key, values
 
 
 def point_variant(variant: Variant, key: str, value: Any) -> Variant:
     """``variant`` with ``key = value`` (text converted to the option's type)."""
     if key not in variant.options():
-        raise OptionError(f"unknown option {key!r} (options: {', '.join(variant.options())})")
+        raise OptionError(f"unknown option {quoted(key)} (options: "
+                          f"{', '.join(variant.options())})")
     if isinstance(value, str):
         value = coerce_option(key, value, typing.get_type_hints(type(variant))[key])
     return variant.replace(**{key: value})
+
+
+def check_sweep(variant: Variant, key: str, values: Sequence[Any]) -> None:
+    """Refuse a sweep before solving anything when its values cannot all be points: an option
+    that is not a whole number swept over numbers (a yes/no or a word), or a value the option
+    does not allow (an :class:`OptionError` naming the first)."""
+    if key not in variant.options():
+        raise OptionError(f"unknown option {quoted(key)} (options: "
+                          f"{', '.join(variant.options())})")
+    hint = typing.get_type_hints(type(variant))[key]
+    whole = hint is int or (typing.get_origin(hint) in (typing.Union, types.UnionType)
+                            and int in typing.get_args(hint) and bool not in typing.get_args(hint))
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if numbers and not whole:
+        info = type(variant).option_info(key)
+        kind = ("yes/no (true or false)" if hint is bool else
+                f"a word ({info.allowed(hint)})" if info.choices else "text")
+        raise OptionError(f"option {key!r} is {kind}, not a whole number: a range A..B sweeps "
+                          "whole-number options only")
+    for value in values:
+        try:
+            point_variant(variant, key, value)
+        except OptionError as exc:
+            raise OptionError(f"sweep of {key}: {exc}") from None
+
+
+def whole_number_options(variant_cls: type[Variant]) -> tuple[str, ...]:
+    """The options of a variant class a range can sweep (whole numbers)."""
+    hints = typing.get_type_hints(variant_cls)
+    return tuple(name for name in variant_cls.option_names() if hints[name] is int)
+
+
+def default_sweep(spec: GameSpec, variant: Variant) -> tuple[str, int, int, int] | None:
+    """What a sweep of ``spec`` starts with: the option (the spec's ``sweep``, else its first
+    whole-number option) and its :func:`sweep_range`.  ``None``: no whole-number option."""
+    names = whole_number_options(type(variant))
+    if not names:
+        return None
+    key = spec.sweep if spec.sweep in names else names[0]
+    return (key, *sweep_range(variant, key))
+
+
+def sweep_range(variant: Variant, key: str) -> tuple[int, int, int]:
+    """A range ``(start, stop, step)`` for whole-number option ``key`` within its allowed
+    values: all of them when there are at most 21, else around the variant's value (half to one
+    and a half times it, about ten steps; from 0: 0-20 by 2)."""
+    info = type(variant).option_info(key)
+    value = getattr(variant, key)
+    low = info.low if info.low is not None else 0
+    high = info.high if info.high is not None else max(2 * value, low + 20)
+    if high - low <= 20:
+        return low, high, 1
+    if value <= low:
+        return low, min(high, low + 20), 2
+    start, stop = max(low, value // 2), min(high, value + value // 2)
+    return start, stop, max(1, (stop - start) // 10)
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,14 +263,15 @@ def run_sweep(spec: GameSpec, variant: Variant, key: str, values: Sequence[Any],
               scheduler: Any = None, progress: Progress | None = None,
               stop: StopFlag | None = None) -> SweepResult:
     """Solve every point of ``key`` over ``values`` (module docstring for the ways to run)."""
-    values = tuple(values)
+    values = tuple(itertools.islice(values, MAX_POINTS + 1))
     if not values:
         raise OptionError("a sweep needs at least one value")
     if len(values) > MAX_POINTS:
-        raise OptionError(f"sweep of {len(values)} points: at most {MAX_POINTS}")
+        raise OptionError(f"a sweep of more than {MAX_POINTS} points")
     if key not in variant.options():
-        raise OptionError(f"unknown option {key!r} for {spec.name} "
+        raise OptionError(f"unknown option {quoted(key)} for {spec.name} "
                           f"(options: {', '.join(variant.options())})")
+    check_sweep(variant, key, values)
     started = time.perf_counter()
     try:  # a registered game travels by name; a spec may hold lambdas
         name_or_spec: GameSpec | str = spec.name if get_game(spec.name) is spec else spec
@@ -290,6 +362,7 @@ def _run_dask(scheduler: Any, job: tuple[Any, ...], flags: dict[str, Any],
 
 
 __all__ = [
-    "SweepPoint", "SweepResult", "compute_point", "parse_sweep_option", "point_variant",
-    "run_sweep", "whole_game_solver", "win_chance",
+    "SweepPoint", "SweepResult", "check_sweep", "compute_point", "default_sweep",
+    "parse_sweep_option", "point_variant", "run_sweep", "sweep_range", "whole_game_solver",
+    "whole_number_options", "win_chance",
 ]

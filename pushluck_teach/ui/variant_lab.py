@@ -35,9 +35,18 @@ from traitlets import Unicode
 
 from pushluck_teach.cards import RANKS, SUITS, CardError
 from pushluck_teach.games import get_game
-from pushluck_teach.games.base import GameSpec, RulesError, Variant, coerce_option, turn_games
+from pushluck_teach.games.base import (
+    GameSpec,
+    OptionError,
+    RulesError,
+    Variant,
+    coerce_option,
+    parse_whole_number,
+    turn_games,
+)
 from pushluck_teach.games.custom import (
     BUILT_GAMES,
+    MAX_DICE_FACES,
     MAX_STATES,
     CardSet,
     CountRule,
@@ -53,7 +62,16 @@ from pushluck_teach.games.rules_format import (
     rules_to_token,
 )
 from pushluck_teach.solve.compare import Summary, summarise
-from pushluck_teach.solve.sweep import SweepPoint, SweepResult, run_sweep
+from pushluck_teach.solve.sweep import (
+    MAX_POINTS,
+    SweepPoint,
+    SweepResult,
+    check_sweep,
+    default_sweep,
+    run_sweep,
+    sweep_range,
+    whole_number_options,
+)
 from pushluck_teach.ui.background import (
     EventLoopExecutor,
     LatestOnly,
@@ -65,6 +83,8 @@ from pushluck_teach.ui.projector import ProjectorSwitch, QueryString, fold
 from pushluck_teach.ui.table import GameTable
 
 CARD_RANKS = (*RANKS, "JK")
+#: The largest race target Compare A/B takes (expected turns to reach it alone).
+MAX_RACE_TARGET = 5000
 _ERROR = "<span style='color:#b00020'>{}</span>"
 
 
@@ -74,6 +94,20 @@ def _words(text: str) -> tuple[str, ...]:
 
 def _message(text: str, error: bool = False) -> str:
     return _ERROR.format(html.escape(text)) if error else html.escape(text)
+
+
+def _number_box(value: int, description: str, layout: widgets.Layout,
+                **kwargs: Any) -> widgets.Text:
+    """A whole-number box that keeps what was typed: a number box (``IntText``) in the browser
+    drops what it cannot read ("1e9" became 19) and clamps silently; this one is read by
+    :func:`_number` and a bad value is a message naming the field."""
+    return widgets.Text(value=str(value), description=description, layout=layout,
+                        continuous_update=False, **kwargs)
+
+
+def _number(box: widgets.Text, field: str) -> int:
+    """The whole number in ``box`` (an :class:`OptionError` naming ``field`` otherwise)."""
+    return parse_whole_number(box.value, f"rules field {field!r}", OptionError)
 
 
 # --------------------------------------------------------------------------------------------
@@ -104,8 +138,7 @@ class _CountRuleRow(widgets.HBox):
                                   layout=small, continuous_update=False)
         self.cards = widgets.Text(value=" ".join(rule.kind.cards), description="cards",
                                   layout=small, continuous_update=False)
-        self.n = widgets.BoundedIntText(value=rule.n, min=1, max=20, description="n-th",
-                                        layout=widgets.Layout(width="120px"))
+        self.n = _number_box(rule.n, "n-th", widgets.Layout(width="120px"))
         self.per_rank = widgets.Checkbox(value=rule.per_rank, description="each rank apart",
                                          indent=False, layout=widgets.Layout(width="140px"))
         self.remove = widgets.Button(description="Remove", layout=widgets.Layout(width="80px"))
@@ -118,7 +151,8 @@ class _CountRuleRow(widgets.HBox):
     def rule(self) -> CountRule:
         kind = CardSet(ranks=_words(self.ranks.value), suits=_words(self.suits.value),
                        cards=_words(self.cards.value))
-        return CountRule(kind=kind, n=self.n.value, per_rank=self.per_rank.value)
+        return CountRule(kind=kind, n=_number(self.n, "bust_counts.n"),
+                         per_rank=self.per_rank.value)
 
 
 class RuleSetForm(widgets.VBox):
@@ -155,12 +189,9 @@ class RuleSetForm(widgets.VBox):
                                  continuous_update=False)
         self.use_dice = widgets.ToggleButtons(options=[("Cards", False), ("A die", True)],
                                               description="Draw from", style=style)
-        self.dice = widgets.BoundedIntText(min=2, max=30, value=6, description="Faces",
-                                           style=style, layout=wide())
-        self.decks = widgets.BoundedIntText(min=1, max=4, description="Decks", style=style,
-                                            layout=wide())
-        self.jokers = widgets.BoundedIntText(min=0, max=2, description="Jokers per deck",
-                                             style=style, layout=wide())
+        self.dice = _number_box(6, "Faces", wide(), style=style)
+        self.decks = _number_box(1, "Decks", wide(), style=style)
+        self.jokers = _number_box(0, "Jokers per deck", wide(), style=style)
         self.remove_ranks = widgets.SelectMultiple(options=list(CARD_RANKS), rows=4,
                                                    description="Remove ranks", style=style)
         self.remove_suits = widgets.SelectMultiple(options=list(SUITS), rows=4,
@@ -178,22 +209,18 @@ class RuleSetForm(widgets.VBox):
                                                                         for d in range(10)],
                                             description="Bust if total ends in", style=style)
         self.first_safe = widgets.Checkbox(description="First draw is always safe", indent=False)
-        self.bank_minimum = widgets.BoundedIntText(min=0, max=10_000, description="Bank minimum",
-                                                   style=style, layout=wide())
+        self.bank_minimum = _number_box(0, "Bank minimum", wide(), style=style)
         self.bonus_total = widgets.Text(description="Bonus at exact total", style=style,
                                         layout=wide(), continuous_update=False,
                                         placeholder="none")
-        self.bonus = widgets.BoundedIntText(min=0, max=1000, description="Bonus",
-                                            style=style, layout=wide())
+        self.bonus = _number_box(0, "Bonus", wide(), style=style)
         self.allies = widgets.Text(description="Ally ranks", style=style, layout=wide(),
                                    continuous_update=False, placeholder="none, e.g. A")
         self.allies_persist = widgets.Checkbox(description="Allies stay between turns",
                                                indent=False)
-        self.bust_penalty = widgets.BoundedIntText(min=0, max=1000, description="A bust loses",
-                                                 style=style, layout=wide())
+        self.bust_penalty = _number_box(0, "A bust loses", wide(), style=style)
         self.reshuffle = widgets.Checkbox(description="Reshuffle every turn", indent=False)
-        self.target = widgets.BoundedIntText(min=1, max=100_000, description="Target",
-                                             style=style, layout=wide())
+        self.target = _number_box(100, "Target", wide(), style=style)
         self.status = widgets.HTML()
         self.play_button = widgets.Button(description="Play it", button_style="primary")
         self.play_button.add_class("pushluck-lab-play")
@@ -238,8 +265,16 @@ class RuleSetForm(widgets.VBox):
         self.reshuffle.layout.display = "none" if dice else "flex"
         self._rebuild_values()
 
+    def _faces(self) -> int:
+        """The die's faces as typed, or the last valid game's (while the box is being typed)."""
+        try:
+            faces = _number(self.dice, "dice")
+        except RulesError:
+            return self.rules.dice or 6
+        return faces if 1 <= faces <= MAX_DICE_FACES else self.rules.dice or 6
+
     def _rebuild_values(self) -> None:
-        labels = (tuple(str(i) for i in range(1, self.dice.value + 1)) if self.use_dice.value
+        labels = (tuple(str(i) for i in range(1, self._faces() + 1)) if self.use_dice.value
                   else CARD_RANKS)
         dice = bool(self.use_dice.value)
         current = {w.description: w.value for w in self.values_box.children}
@@ -248,9 +283,8 @@ class RuleSetForm(widgets.VBox):
             default = int(label) if dice else RuleSet().value_of(label)
             value = current.get(label, self.rules.value_of(label)
                                 if bool(self.rules.dice) == dice else default)
-            w = widgets.BoundedIntText(value=value, min=0, max=100, description=label,
-                                       style={"description_width": "28px"},
-                                       layout=widgets.Layout(width="100px"))
+            w = _number_box(value, label, widgets.Layout(width="100px"),
+                            style={"description_width": "28px"})
             w.observe(self._changed, names="value")
             rows.append(w)
         self.values_box.children = rows
@@ -270,32 +304,31 @@ class RuleSetForm(widgets.VBox):
         text = text.strip()
         if text.lower() in ("", "none", "-"):
             return None
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(f"rules field {field!r}: {text!r} is not a whole number "
-                             "(or leave it empty)") from None
+        return parse_whole_number(text, f"rules field {field!r} (a whole number, or empty)",
+                                  OptionError)
 
     def read(self) -> RuleSet:
         """The rule set the controls describe (a RulesError names a bad field)."""
-        dice = self.dice.value if self.use_dice.value else 0
+        dice = _number(self.dice, "dice") if self.use_dice.value else 0
         allies = _words(self.allies.value)
         fields: dict[str, Any] = {
             "name": self.name.value or "My game",
             "dice": dice,
-            "values": tuple((w.description, w.value) for w in self.values_box.children),
+            "values": tuple((w.description, _number(w, f"values.{w.description}"))
+                            for w in self.values_box.children),
             "bust_counts": tuple(row.rule() for row in self.rules_box.children),
             "bust_over": self._optional_int(self.bust_over.value, "bust_over"),
             "bust_ending": self.bust_ending.value,
             "first_draw_safe": self.first_safe.value,
-            "bank_minimum": self.bank_minimum.value,
+            "bank_minimum": _number(self.bank_minimum, "bank_minimum"),
             "bonus_total": self._optional_int(self.bonus_total.value, "bonus_total"),
-            "bonus": self.bonus.value,
-            "bust_penalty": self.bust_penalty.value,
-            "target": self.target.value,
+            "bonus": _number(self.bonus, "bonus"),
+            "bust_penalty": _number(self.bust_penalty, "bust_penalty"),
+            "target": _number(self.target, "target"),
         }
         if not dice:
-            fields.update(decks=self.decks.value, jokers=self.jokers.value,
+            fields.update(decks=_number(self.decks, "decks"),
+                          jokers=_number(self.jokers, "jokers"),
                           remove_ranks=tuple(self.remove_ranks.value),
                           remove_suits=tuple(self.remove_suits.value),
                           remove_cards=_words(self.remove_cards.value),
@@ -310,23 +343,23 @@ class RuleSetForm(widgets.VBox):
         try:
             self.name.value = rules.name
             self.use_dice.value = bool(rules.dice)
-            self.dice.value = rules.dice or 6
-            self.decks.value = rules.decks
-            self.jokers.value = rules.jokers
+            self.dice.value = str(rules.dice or 6)
+            self.decks.value = str(rules.decks)
+            self.jokers.value = str(rules.jokers)
             self.remove_ranks.value = tuple(rules.remove_ranks)
             self.remove_suits.value = tuple(rules.remove_suits)
             self.remove_cards.value = " ".join(rules.remove_cards)
             self.bust_over.value = "" if rules.bust_over is None else str(rules.bust_over)
             self.bust_ending.value = rules.bust_ending
             self.first_safe.value = rules.first_draw_safe
-            self.bank_minimum.value = rules.bank_minimum
+            self.bank_minimum.value = str(rules.bank_minimum)
             self.bonus_total.value = "" if rules.bonus_total is None else str(rules.bonus_total)
-            self.bonus.value = rules.bonus
+            self.bonus.value = str(rules.bonus)
             self.allies.value = " ".join(rules.allies.ranks) if rules.allies else ""
             self.allies_persist.value = rules.allies_persist
-            self.bust_penalty.value = rules.bust_penalty
+            self.bust_penalty.value = str(rules.bust_penalty)
             self.reshuffle.value = rules.reshuffle_each_turn
-            self.target.value = rules.target
+            self.target.value = str(rules.target)
             self.rules = rules
             self.values_box.children = ()
             self.rules_box.children = ()
@@ -415,8 +448,9 @@ class VariantEditor(widgets.VBox):
             common = {"description": f.name, "style": {"description_width": "150px"}}
             if hint is bool:
                 w: widgets.Widget = widgets.Checkbox(indent=False, **common)
-            elif hint is int:
-                w = widgets.IntText(layout=widgets.Layout(width="300px"), **common)
+            elif hint is int:  # Text, not IntText: a number box drops what it cannot read
+                w = widgets.Text(continuous_update=False, layout=widgets.Layout(width="300px"),
+                                 **common)
             elif hint in (str, int | None) or typing.get_origin(hint) is tuple and all(
                     a in (str, Ellipsis) for a in typing.get_args(hint)):
                 w = widgets.Text(continuous_update=False, layout=widgets.Layout(width="420px"),
@@ -445,8 +479,6 @@ class VariantEditor(widgets.VBox):
                 value = getattr(variant, name)
                 if isinstance(w, widgets.Checkbox):
                     w.value = bool(value)
-                elif isinstance(w, widgets.IntText):
-                    w.value = int(value)
                 else:
                     w.value = ("" if value is None else ",".join(value)
                                if isinstance(value, tuple) else str(value))
@@ -536,9 +568,8 @@ class SideBySide(widgets.VBox):
         names = [s.name for s in turn_games()]
         self.game = widgets.Dropdown(options=names, value=game, description="Game")
         self.game.observe(lambda _c: self._load_game(), names="value")
-        self.race_target = widgets.BoundedIntText(value=race_target, min=1, max=5000,
-                                                  description="Race target",
-                                                  style={"description_width": "initial"})
+        self.race_target = _number_box(race_target, "Race target", widgets.Layout(),
+                                       style={"description_width": "initial"})
         self.race_target.observe(lambda _c: self.compare(), names="value")
         self.compare_button = widgets.Button(description="Compare", button_style="primary")
         self.compare_button.on_click(lambda _b: self.compare())
@@ -589,7 +620,15 @@ class SideBySide(widgets.VBox):
             if editor.error:
                 self._say(f"{side}: {editor.error}", True)
                 return
-        spec, a, b, target = self.spec, self.a.variant, self.b.variant, self.race_target.value
+        try:
+            target = parse_whole_number(self.race_target.value, "race target", OptionError)
+        except RulesError as exc:
+            self._say(str(exc), True)
+            return
+        if not 1 <= target <= MAX_RACE_TARGET:
+            self._say(f"the race target must be 1-{MAX_RACE_TARGET}, not {target}", True)
+            return
+        spec, a, b = self.spec, self.a.variant, self.b.variant
 
         def work() -> tuple[Summary, Summary]:
             return (summarise(spec, a, race_target=target),
@@ -649,12 +688,13 @@ class SweepPanel(widgets.VBox):
         self.game = widgets.Dropdown(options=[s.name for s in turn_games()], value=game,
                                      description="Game")
         self.option = widgets.Dropdown(description="Option")
-        self.start = widgets.IntText(value=50, description="from",
-                                     layout=widgets.Layout(width="160px"))
-        self.stop_at = widgets.IntText(value=100, description="to",
-                                       layout=widgets.Layout(width="160px"))
-        self.step = widgets.BoundedIntText(value=10, min=1, max=10_000, description="step",
-                                           layout=widgets.Layout(width="160px"))
+        # Text, not IntText: a number box drops what it cannot read ("1e9" became 19)
+        self.start = widgets.Text(value="50", description="from", continuous_update=False,
+                                  layout=widgets.Layout(width="160px"))
+        self.stop_at = widgets.Text(value="100", description="to", continuous_update=False,
+                                    layout=widgets.Layout(width="160px"))
+        self.step = widgets.Text(value="10", description="step", continuous_update=False,
+                                 layout=widgets.Layout(width="160px"))
         self.whole_game = widgets.Checkbox(description="win chance too", indent=False)
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.stop_button = widgets.Button(description="Stop", disabled=True)
@@ -668,6 +708,7 @@ class SweepPanel(widgets.VBox):
         self.run_button.on_click(lambda _b: self.run())
         self.stop_button.on_click(lambda _b: self.stop())
         self.game.observe(lambda _c: self._load_game(variant=None), names="value")
+        self.option.observe(self._on_option, names="value")
         self.children = [
             widgets.HBox([self.game, self.option, self.whole_game]),
             widgets.HBox([self.start, self.stop_at, self.step, self.run_button,
@@ -677,11 +718,41 @@ class SweepPanel(widgets.VBox):
         self._load_game(variant)
 
     def _load_game(self, variant: Variant | None) -> None:
+        """The game's whole-number options, with its own sweep chosen (the spec's ``sweep``)
+        and a range within that option's allowed values."""
+        same_game = getattr(self, "spec", None) is not None and self.spec.name == self.game.value
         self.spec = get_game(self.game.value)
         self.variant = variant or self.spec.variant_cls()
-        hints = typing.get_type_hints(type(self.variant))
-        self.option.options = [f.name for f in dataclasses.fields(self.variant)
-                               if hints.get(f.name) is int]
+        chosen = self.option.value
+        self.option.options = list(whole_number_options(type(self.variant)))
+        if not same_game or chosen not in self.option.options:  # its own sweep and range
+            start = default_sweep(self.spec, self.variant)
+            self.option.value = None if start is None else start[0]
+            self._on_option()
+
+    def _on_option(self, _change: Any = None) -> None:
+        if self.option.value:
+            start, stop, step = sweep_range(self.variant, self.option.value)
+            self.start.value, self.stop_at.value, self.step.value = \
+                str(start), str(stop), str(step)
+
+    def values(self) -> list[int]:
+        """The points the range boxes give (an :class:`OptionError` names a bad box, a range
+        with no points or too many, or a value the option does not take)."""
+        start = parse_whole_number(self.start.value, "'from'", OptionError)
+        stop = parse_whole_number(self.stop_at.value, "'to'", OptionError)
+        step = parse_whole_number(self.step.value, "'step'", OptionError)
+        if step < 1:
+            raise OptionError(f"'step' must be 1 or more, not {step}")
+        span = range(start, stop + 1, step)
+        if not span:
+            raise OptionError("no values: 'from' must be at most 'to'")
+        if len(span) > MAX_POINTS:
+            raise OptionError(f"{len(span):,} points: a sweep solves at most {MAX_POINTS} "
+                              "(a larger step, or a shorter range)")
+        values = list(span)
+        check_sweep(self.variant, self.option.value, values)
+        return values
 
     def _say(self, text: str, error: bool = False) -> None:
         self.status = text
@@ -700,9 +771,10 @@ class SweepPanel(widgets.VBox):
         if not self.option.value:
             self._say("This game has no whole-number option to sweep.", True)
             return
-        values = list(range(self.start.value, self.stop_at.value + 1, self.step.value))
-        if not values:
-            self._say("No values: 'from' must be at most 'to'.", True)
+        try:
+            values = self.values()
+        except RulesError as exc:
+            self._say(str(exc), True)
             return
         self._stop = threading.Event()
         self.progress.max = len(values)
