@@ -569,12 +569,20 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str) 
             f"<tbody>{body}</tbody></table>")
 
 
-def next_card_html(outcomes: Sequence[OutcomeBar], p_bust: Number | None) -> str:
+def next_card_html(outcomes: Sequence[OutcomeBar], p_bust: Number | None,
+                   total: Number | None = None) -> str:
+    """The next draw's outcomes as a table; with this turn's ``total`` an outcome that adds
+    nothing (a card a relic sends back, say) reads "no gain", not "gain"."""
     if not outcomes:
         return "<div class='pushluck-numbers'>Drawing is not legal here.</div>"
+
+    def kind(o: OutcomeBar) -> str:
+        if o.busted:
+            return "bust"
+        return "no gain" if total is not None and o.total_after <= total else "gain"
+
     rows = [
-        (o.label, "bust" if o.busted else "gain", probability_text(o.probability),
-         value_text(o.total_after))
+        (o.label, kind(o), probability_text(o.probability), value_text(o.total_after))
         for o in outcomes
     ]
     table = _table(("outcome", "kind", "probability", "turn total after"), rows,
