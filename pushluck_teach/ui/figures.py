@@ -602,7 +602,7 @@ def choice_html(bars: Sequence[ChoiceBar], best_label: str, *, exact: bool = Tru
     rows = [(b.label, value_text(b.value)) for b in bars]
     table = _table(("choice", "expected result"), rows, "Value of the choice")
     note = "" if exact else (
-        "<p>Decimals from the float solver (this turn has many states); "
+        "<p>Decimals (this turn can go on in so many ways that exact fractions take long); "
         "<code>pushluck odds … --json --exact</code> prints the exact fractions.</p>")
     return (f"<div class='pushluck-numbers'>{table}<p>Recommended: "
             f"<strong>{escape(best_label)}</strong></p>{note}</div>")
