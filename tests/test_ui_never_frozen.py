@@ -83,6 +83,9 @@ def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() ->
     assert "too many ways to work out here" in numbers.pending
     assert "too many ways to work out here" in panel.headline.value
     assert "states" not in panel.headline.value and "budget" not in panel.headline.value
+    # the coach still recommends a legal action: stopping now against one more card
+    assert panel.recommended in model.actions(state)
+    assert "Recommended by a quick guide" in panel.headline.value
     assert numbers.p_bust == TurnSolver(model, exact=True).p_bust_next(state)
     assert panel.p_bust_exact == fraction_text(numbers.p_bust)
     assert len(panel.fig_next.data[0].y) + len(panel.fig_next.data[1].y) == len(numbers.outcomes)

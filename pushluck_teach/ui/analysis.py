@@ -46,6 +46,8 @@ Number = Fraction | float | int
 #: prints the technical detail: state counts and the solver's budget)
 TOO_LARGE_HERE = ("This position can go on in too many ways to work out here in good time; "
                   "the chance of busting is exact.")
+#: what the coach says while the expected values are worked out in the worker
+COMPUTING_NOTE = "This position takes a while to work out — computing…"
 #: the result chart is skipped up front for a turn whose solve stores more states than this
 #: (its walk over every reachable position would take minutes)
 DISTRIBUTION_ESTIMATE_LIMIT = 600_000
@@ -212,8 +214,8 @@ def quick_guide(model: TurnModel[Any], state: Any) -> str | None:
     solver = cached_solver(model, False)
     draw_once = solver._expect(model.transitions(state, DRAW), solver._stop_asap)
     stop_now = model.stop_payoff(state)
-    if stop_now is None:
-        return None
+    if stop_now is None:  # leaving does not bank at once (other explorers still inside)
+        stop_now = solver._expect(model.transitions(state, STOP), solver._stop_asap)
     return DRAW if float(draw_once) > float(stop_now) else STOP
 
 
@@ -513,9 +515,7 @@ class AnalysisPanel(widgets.VBox):
             else:
                 numbers = self._analyse(model, state, window)
         except Cancelled:
-            numbers = self._waiting(model, state, p_bust, outcomes,
-                                    "This position takes a while to work out — computing…",
-                                    window)
+            numbers = self._waiting(model, state, p_bust, outcomes, COMPUTING_NOTE, window)
             self._render_values(numbers, who, decided)
             self._start_values(model, state, generation, who, decided, win_chances)
         except PositionError as exc:
@@ -940,8 +940,10 @@ class AnalysisPanel(widgets.VBox):
                 lead += f" Chance that the next draw busts: {p_bust_span(numbers.p_bust)}."
             guide = ""
             if numbers.guide:
-                guide = (" Meanwhile a quick guide (stop now, or one more card and then stop) "
-                         f"recommends: <strong>{escape(self._label(numbers.guide))}</strong>.")
+                when = " for now" if numbers.pending == COMPUTING_NOTE else ""
+                guide = (f" Recommended{when} by a quick guide (stopping now against one more "
+                         "card and then stopping): "
+                         f"<strong>{escape(self._label(numbers.guide))}</strong>.")
             return (f"<div class='pushluck-headline'>{lead} {escape(numbers.pending)}{guide}"
                     "</div>")
         if window is not None:
