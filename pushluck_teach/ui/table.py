@@ -1300,7 +1300,11 @@ class GameTable(widgets.VBox):
         if self.coach == "off" or engine.is_over:
             self.objective_note.value = ""
             return
-        if win:
+        if not engine.decision_in_turn_model():
+            text = (f"At this decision the coach compares what each choice leaves Player "
+                    f"{engine.turn_player + 1}'s turn worth: the points that turn brings on "
+                    "average.")
+        elif win:
             text = ("The coach aims for the best chance to win the game (exact whole-game "
                     "solution); the charts of the next draw and of this turn's result describe "
                     "this turn's points.")
