@@ -339,8 +339,8 @@ class AnalysisPanel(widgets.VBox):
         self._state: Any = None
         self._label: Callable[[str], str] = _default_label
         self._window: OutsideWindow | None = None
-        #: this turn's result distributions already worked out, by (model, state, threshold)
-        self._dist_cache: dict[Any, tuple[dict[Number, Number], dict[Number, Number]]] = {}
+        #: results already worked out: optimal by (model, state), by T by (model, state, T)
+        self._dist_cache: dict[Any, dict[Number, Number]] = {}
         self._turn_key: Hashable = None
         self._history: list[tuple[str, Number | None]] = []
         self._history_states: list[Any] = []
@@ -726,43 +726,49 @@ class AnalysisPanel(widgets.VBox):
     def _timed_distributions(self, model: TurnModel[Any], state: Any, threshold: int,
                              generation: int | None = None
                              ) -> tuple[dict[Number, Number], dict[Number, Number], float]:
-        """Both distributions (remembered for this panel); in the worker (``generation``
-        given) the walk shows its progress, stops once a newer position is asked for, and
-        gives up after :data:`DISTRIBUTION_SECONDS`; a turn too large to walk in good time is
-        refused at once (:class:`PositionError`)."""
+        """Both distributions (each remembered for this panel: the optimal one by position,
+        the threshold one by position and T); in the worker (``generation`` given) the walk
+        shows its progress, stops once a newer position is asked for, and gives up after
+        :data:`DISTRIBUTION_SECONDS`; a turn too large to walk in good time is refused at once
+        (:class:`PositionError`)."""
         started = time.perf_counter()
-        key = (model, state, threshold)
-        known = self._dist_cache.get(key)
-        if known is not None:
-            return (*known, 1000 * (time.perf_counter() - started))
+        optimal = self._dist_cache.get((model, state))
+        by_threshold = self._dist_cache.get((model, state, threshold))
+        if optimal is not None and by_threshold is not None:
+            return optimal, by_threshold, 1000 * (time.perf_counter() - started)
         estimate = cached_solver(model, False).estimated_states(state)
         if estimate is not None and estimate > DISTRIBUTION_ESTIMATE_LIMIT:
             raise PositionError(f"about {estimate:,} states: over the chart's limit")
-        if generation is None:
-            optimal, by_threshold = turn_distributions(
-                model, state, threshold, max_states=self.distribution_state_limit)
-        else:
-            shown = [started]
+        limit = self.distribution_state_limit
+        shown = [started]
 
-            def check(reached: int) -> None:
-                if not self._task.is_latest(generation):
-                    raise Cancelled("a newer position was asked for")
-                now = time.perf_counter()
-                if now - started > DISTRIBUTION_SECONDS:
-                    raise Cancelled("too long")
-                if now - shown[0] >= 0.5:
-                    shown[0] = now
-                    self.text_dist.value = (
-                        "<div class='pushluck-numbers pushluck-pending'>Working out this "
-                        f"turn's possible results… {now - started:.0f} s (it can take up to "
-                        f"{DISTRIBUTION_SECONDS:.0f} s)</div>")
+        def check(_reached: int) -> None:
+            if generation is None:
+                return
+            if not self._task.is_latest(generation):
+                raise Cancelled("a newer position was asked for")
+            now = time.perf_counter()
+            if now - started > DISTRIBUTION_SECONDS:
+                raise Cancelled("too long")
+            if now - shown[0] >= 0.5:
+                shown[0] = now
+                self.text_dist.value = (
+                    "<div class='pushluck-numbers pushluck-pending'>Working out this "
+                    f"turn's possible results… {now - started:.0f} s (it can take up to "
+                    f"{DISTRIBUTION_SECONDS:.0f} s)</div>")
 
-            with watching(check):
-                optimal, by_threshold = turn_distributions(
-                    model, state, threshold, max_states=self.distribution_state_limit)
-        if len(self._dist_cache) >= 16:
-            self._dist_cache.pop(next(iter(self._dist_cache)))
-        self._dist_cache[key] = (optimal, by_threshold)
+        with watching(check):
+            if optimal is None and by_threshold is None:
+                optimal, by_threshold = turn_distributions(model, state, threshold,
+                                                           max_states=limit)
+            elif optimal is None:
+                optimal = cached_solver(model, False).distribution(state, max_states=limit)
+            else:
+                by_threshold = threshold_distribution(model, state, threshold, max_states=limit)
+        for key, value in (((model, state), optimal), ((model, state, threshold), by_threshold)):
+            if len(self._dist_cache) >= 32:
+                self._dist_cache.pop(next(iter(self._dist_cache)))
+            self._dist_cache[key] = value
         return optimal, by_threshold, 1000 * (time.perf_counter() - started)
 
     def _distribution_done(self, done: Future[Any], generation: int, threshold: int) -> None:
