@@ -416,3 +416,14 @@ def test_a_newer_position_stops_the_result_chart_of_the_last_one() -> None:
     text = table.panel.text_dist.value
     assert "Working out" not in text and "follows" not in text
     table.panel.close()
+
+
+def test_expected_values_that_differ_never_read_the_same() -> None:
+    from pushluck_teach.ui.figures import ChoiceBar, choice_html
+
+    html = choice_html([ChoiceBar("stop", "stop now (Hold)", 8.33331),
+                        ChoiceBar("optimal", "optimal play", 8.33349)], "Roll", exact=False)
+    assert "8.3333" in html and "8.3335" in html
+    html = choice_html([ChoiceBar("stop", "stop now (Hold)", Fraction(25, 3)),
+                        ChoiceBar("optimal", "optimal play", Fraction(9))], "Hold")
+    assert "8.333 (= 25/3)" in html and ">9<" in html

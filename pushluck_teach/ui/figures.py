@@ -598,8 +598,23 @@ def bust_line_html(points: Sequence[tuple[str, Number | None]]) -> str:
             + "</div>")
 
 
+def _separated_value_texts(values: Sequence[Number | None]) -> list[str]:
+    """:func:`value_text` of each value, with more decimals (up to eight) where two different
+    decimal values would otherwise read the same."""
+    texts = [value_text(v) for v in values]
+    shown = [float(v) for v in values if v is not None]
+    if len(set(texts)) == len(set(map(repr, values))) or len(set(shown)) < 2:
+        return texts
+    for decimals in range(4, 9):
+        if len({f"{v:.{decimals}f}" for v in shown}) == len(set(shown)):
+            break
+    return [t if v is None or "/" in t or float(v).is_integer() else f"{float(v):.{decimals}f}"
+            for v, t in zip(values, texts, strict=True)]
+
+
 def choice_html(bars: Sequence[ChoiceBar], best_label: str, *, exact: bool = True) -> str:
-    rows = [(b.label, value_text(b.value)) for b in bars]
+    texts = _separated_value_texts([b.value for b in bars])
+    rows = [(b.label, text) for b, text in zip(bars, texts, strict=True)]
     table = _table(("choice", "expected result"), rows, "Value of the choice")
     note = "" if exact else (
         "<p>Decimals (this turn can go on in so many ways that exact fractions take long); "
