@@ -427,3 +427,23 @@ def test_expected_values_that_differ_never_read_the_same() -> None:
     html = choice_html([ChoiceBar("stop", "stop now (Hold)", Fraction(25, 3)),
                         ChoiceBar("optimal", "optimal play", Fraction(9))], "Hold")
     assert "8.333 (= 25/3)" in html and ">9<" in html
+
+
+def test_the_king_decision_still_recommends_while_its_values_are_refused(monkeypatch) -> None:
+    """If Player 2's turn were too large to work out, a quick guide decides: after Pass,
+    Player 2 can stash the 3♠ at once (3); after the king, a new first card from 53 cards (K♣
+    is out) stashed at once is worth (4*(1+2+3+4+5+6+8+9) + 4*7 + 15*10 + 2*0)/53 = 330/53,
+    about 6.2: Pass leaves the turn worth less."""
+    from pushluck_teach.solve.turn import TooManyStates
+
+    table = king_decision_table()
+
+    def refused(*_args, **_kwargs):
+        raise TooManyStates("this position needs about 9,999,999 solver states")
+
+    monkeypatch.setattr(table.panel, "_analyse", refused)
+    table._refresh()
+    headline = _text(table.panel.headline.value)
+    assert table.panel.recommended == "pass"
+    assert "Recommended by a quick guide" in headline and "Pass" in headline
+    assert "states" not in headline and "solver" not in headline

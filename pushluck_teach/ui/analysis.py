@@ -219,6 +219,21 @@ def quick_guide(model: TurnModel[Any], state: Any) -> str | None:
     return DRAW if float(draw_once) > float(stop_now) else STOP
 
 
+def window_quick_guide(model: TurnModel[Any], window: OutsideWindow) -> str:
+    """The cheap recommendation at a decision outside the turn model while its values are not
+    here: the choice after which the owner's turn, stopped as soon as allowed, is worth the
+    least (exact and quick)."""
+    solver = cached_solver(model, False)
+
+    def quick(choice: OutsideChoice) -> float:
+        if choice.then is None:
+            return float(solver._stop_asap(choice.state))
+        pairs = model.transitions(choice.state, choice.then)
+        return float(solver._expect(pairs, solver._stop_asap))
+
+    return min(window.choices, key=quick).action
+
+
 def next_draw_numbers(model: TurnModel[Any], state: Any
                       ) -> tuple[Number | None, tuple[F.OutcomeBar, ...]]:
     """The cheap part of an analysis (issue 9: within 100 ms whatever the rest costs): the
@@ -560,14 +575,13 @@ class AnalysisPanel(widgets.VBox):
     def _waiting(self, model: TurnModel[Any], state: Any, p_bust: Number | None,
                  outcomes: tuple[F.OutcomeBar, ...], why: str,
                  window: OutsideWindow | None = None) -> PositionNumbers:
-        """The numbers of a position whose expected values are not here (yet), with the
-        quick guide's recommendation meanwhile (not for a decision outside the turn)."""
-        guide = ""
-        if window is None:
-            try:
-                guide = quick_guide(model, state) or ""
-            except (PositionError, Cancelled):
-                guide = ""
+        """The numbers of a position whose expected values are not here (yet), with a quick
+        guide's recommendation meanwhile."""
+        try:
+            guide = (quick_guide(model, state) or "" if window is None
+                     else window_quick_guide(model, window))
+        except (PositionError, Cancelled):
+            guide = ""
         return PositionNumbers(
             p_bust=p_bust, outcomes=outcomes, choices=(), best_action="", best_label="",
             best_key="", ev_optimal=math.nan, turn_total=model.turn_total(state),
@@ -940,6 +954,13 @@ class AnalysisPanel(widgets.VBox):
         if numbers.pending:
             if window is not None:
                 lead = self._window_lead(numbers)
+                if numbers.guide:
+                    when = " for now" if numbers.pending == COMPUTING_NOTE else ""
+                    return (f"<div class='pushluck-headline'>{lead} "
+                            f"{escape(numbers.pending)} Recommended{when} by a quick guide "
+                            f"(what each choice leaves {escape(window.owner)}'s turn worth if "
+                            "it stops as soon as allowed): "
+                            f"<strong>{escape(self._label(numbers.guide))}</strong>.</div>")
             else:
                 lead = (f"{escape(who)}: {escape(numbers.description)}." if who else
                         f"{escape(numbers.description)}.")
