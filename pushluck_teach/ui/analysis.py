@@ -32,7 +32,14 @@ from typing import Any
 import ipywidgets as widgets
 from traitlets import Bool, Enum, Float, Int, Unicode, observe
 
-from pushluck_teach.games.base import DRAW, STOP, OutsideChoice, PositionError, TurnModel
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    OutsideChoice,
+    PositionError,
+    RulesError,
+    TurnModel,
+)
 from pushluck_teach.solve.turn import Cancelled, cached_solver, watching
 from pushluck_teach.ui import figures as F
 from pushluck_teach.ui.background import LatestOnly
@@ -580,7 +587,7 @@ class AnalysisPanel(widgets.VBox):
         try:
             guide = (quick_guide(model, state) or "" if window is None
                      else window_quick_guide(model, window))
-        except (PositionError, Cancelled):
+        except (RulesError, Cancelled):  # a guide is a help: never fail the update for it
             guide = ""
         return PositionNumbers(
             p_bust=p_bust, outcomes=outcomes, choices=(), best_action="", best_label="",
