@@ -246,3 +246,204 @@ def test_set_up_a_position_with_the_command_syntax():
                     background=False, objective="points")
     pig.setup_position({"drawn": "6 6"})
     assert pig.panel.recommended == "stop"  # 12 reaches the target of 10: hold
+
+
+# ---- the coach tells the truth in plain words ------------------------------------------------
+
+def _text(html: str) -> str:
+    import re
+
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def king_decision_table() -> GameTable:
+    """Captain Seven, seed 1, relics on, Player 1 (human) against the optimal bot: draw
+    9♠ J♦ K♣, stash keeping K♣; the bot's first card 3♠ opens Player 1's king decision."""
+    table = GameTable("captain-seven", seats=("human", "optimal"), seed=1,
+                      options={"relics": True}, background=False)
+    for action in ("draw", "draw", "draw", "keep:Kc"):
+        table.action_buttons[action].click()
+    assert table.engine.legal_actions() == ("pass", "king")
+    return table
+
+
+def test_the_king_relic_decision_names_whose_turn_it_is_and_recommends_a_legal_action() -> None:
+    table = king_decision_table()
+    status = _text(table.status_html.value)
+    assert "Player 1 to decide, during Player 2's turn" in status
+    assert "Player 2's turn total: 3" in status and "3♠" in status
+    headline = _text(table.panel.headline.value)
+    assert "Player 1 decides during Player 2's turn: Player 2 drew 3♠" in headline
+    # only Pass and the king can be clicked; the coach recommends one of them
+    clickable = {a for a, b in table.action_buttons.items() if not b.disabled}
+    assert clickable == {"pass", "king"}
+    assert table.panel.recommended in clickable
+    # Independent values, from the command's positions (flags, not the engine's state): Player
+    # 2's turn after a first 3♠ (pass) against a first card drawn again (the king), with
+    # Player 1's K♣ out of the deck; the coach leaves the drawer the smaller expected result.
+    spec = get_game("captain-seven")
+    variant = spec.variant({"relics": True})
+    model, after_pass = spec.position_from_flags(variant, {"drawn": "3s", "removed": "Kc"})
+    _, redraw = spec.position_from_flags(variant, {"removed": "Kc"})
+    solver = TurnSolver(model, shipped=False)
+    pass_value, king_value = solver.value(after_pass), solver.value(redraw)
+    best = "pass" if pass_value <= king_value else "king"
+    assert table.panel.recommended == best
+    assert f"Recommended: {table.engine.action_label(best)}" in headline
+    assert "Recommended: Draw" not in headline and "Recommended: Stash" not in headline
+
+
+def test_after_you_decide_at_the_king_decision_judges_that_choice() -> None:
+    table = king_decision_table()
+    table.coach = "after"
+    table.action_buttons["pass"].click()
+    headline = _text(table.panel.headline.value)
+    assert "Player 1 chose Pass" in headline and "Player 2's turn" in headline
+
+
+def test_a_card_the_jack_would_discard_is_a_redraw_not_a_gain_nor_a_bust() -> None:
+    """After 5♥ with the jack relic unspent: 2 (total 7), 7 and joker catch you, but the jack
+    discards that card and you draw again, so none is a bust; the bust chance is that of the
+    redraw after one.  By hand: 52 cards left (54 - 5♥ - the jack); 4 twos + 4 sevens + 2
+    jokers = 10 catch; after discarding one of them 51 cards hold 9 catching cards, and the
+    jack is spent: P(bust) = 10/52 * 9/51 = 15/442."""
+    from pushluck_teach.ui.analysis import AnalysisPanel
+
+    spec = get_game("captain-seven")
+    model, state = spec.position_from_flags(spec.variant({"relics": True}),
+                                            {"drawn": "5h", "relic": "J"})
+    panel = AnalysisPanel(background=False)
+    numbers = panel.show(model, state)
+    assert numbers.p_bust == Fraction(10, 52) * Fraction(9, 51) == Fraction(15, 442)
+    redraws = [o for o in numbers.outcomes if "jack redraws" in o.label]
+    assert sorted(o.label.split(":")[0] for o in redraws) == ["2", "7", "joker"]
+    assert sum(o.probability for o in redraws) == Fraction(10, 52)
+    assert not any("(caught)" in o.label for o in numbers.outcomes)
+    busted_bars, safe_bars = panel.fig_next.data  # bust colour: only a real bust
+    assert not busted_bars.x and all(o.label in safe_bars.x for o in redraws)
+    rows = _text(panel.text_next.value)
+    assert "2: jack redraws no gain" in rows and "7: jack redraws no gain" in rows
+    panel.close()
+
+
+def test_draw_once_then_stop_is_not_offered_where_stopping_is_not_allowed() -> None:
+    """Hit List: a job of 5 (2♥ 3♦) cannot be executed below 15, so "draw once, then stop"
+    is impossible; Pig can always hold after a roll that is not a 1."""
+    from pushluck_teach.ui.analysis import analyse_position
+
+    spec = get_game("hit-list")
+    model, state = spec.position_from_flags(spec.variant({}), {"drawn": "2h 3d"})
+    labels = [c.label for c in analyse_position(model, state, threshold=15,
+                                                distributions=False).choices]
+    assert "Draw, then stop as soon as allowed" in labels
+    assert not any("once, then stop" in label for label in labels)
+    pig = get_game("pig")
+    model, state = pig.position_from_flags(pig.variant({}), {"drawn": "3 4"})
+    labels = [c.label for c in analyse_position(model, state, threshold=20,
+                                                distributions=False).choices]
+    assert "Draw once, then stop" in labels
+
+
+def test_after_you_decide_shows_no_empty_charts_before_the_first_decision() -> None:
+    table = GameTable("pig", seats=("human", "optimal"), seed=3, coach="after",
+                      background=False)
+    assert table.panel.grid_box.layout.display == "none"
+    assert table.panel.details_toggle.layout.display == "none"
+    assert "decide first" in table.panel.headline.value
+    table.act("draw")
+    assert table.panel.grid_box.layout.display == "flex"
+
+
+def test_chances_to_win_show_the_digits_that_separate_them() -> None:
+    from pushluck_teach.ui.analysis import separating_percents
+
+    assert separating_percents([82.8125, 82.84]) == ["82.81 %", "82.84 %"]
+    assert separating_percents([82.81251, 82.81249]) == ["82.813 %", "82.812 %"]
+    assert separating_percents([50.0, 100 / 3]) == ["50 %", "33.3 %"]
+    assert separating_percents([None, 40.0]) == ["n/a", "40 %"]
+
+
+def test_refusals_and_progress_read_in_plain_words() -> None:
+    from pushluck_teach.solve.turn import TooManyStates
+    from pushluck_teach.ui.analysis import plain_words
+
+    refusal = TooManyStates("this position needs about 12,500,000 solver states (the budget "
+                            "is 5,000,000): ask later, or solve without the budget "
+                            "(TurnSolver(model, max_states=None))")
+    text = plain_words(refusal)
+    for jargon in ("states", "budget", "TurnSolver", "max_states", "solver"):
+        assert jargon not in text
+    assert plain_words(RuntimeError("the turn is over")) == "The turn is over."
+
+
+def test_the_result_chart_answers_at_an_incan_gold_round_start() -> None:
+    """One explorer at a round start: about 49,000 positions under optimal play, once over the
+    live chart's old limit; the chart now lists the results, whose probabilities sum to 1."""
+    table = GameTable("incan-gold", seats=("human",), seed=2, background=False)
+    dist = table.panel.fig_dist.data[0]
+    assert dist.x and abs(sum(dist.y) - 1) < 1e-9
+    assert "not drawn" not in table.panel.text_dist.value
+
+
+def test_a_failed_result_chart_never_stays_on_working_out(monkeypatch) -> None:
+    from pushluck_teach.ui import analysis
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(analysis, "turn_distributions", broken)
+    table = GameTable("pig", seats=("human",), seed=2)
+    table.act("draw")
+    table.panel.wait(30)
+    text = table.panel.text_dist.value
+    assert "could not be drawn" in text and "Working out" not in text
+    assert "RuntimeError" not in text and "boom" not in text
+    table.panel.close()
+
+
+def test_a_newer_position_stops_the_result_chart_of_the_last_one() -> None:
+    """Captain Seven's turn start (its chart takes seconds) is superseded by the next card:
+    the walk stops, the worker is free, and the newer chart is drawn."""
+    from pushluck_teach.solve.turn import clear_solver_cache
+
+    clear_solver_cache()
+    table = GameTable("captain-seven", seats=("human",), seed=4)
+    first = table.panel._task.future
+    table.act("draw")
+    table.act("draw")
+    table.panel.wait(60)
+    assert first is not None and first.done()
+    text = table.panel.text_dist.value
+    assert "Working out" not in text and "follows" not in text
+    table.panel.close()
+
+
+def test_expected_values_that_differ_never_read_the_same() -> None:
+    from pushluck_teach.ui.figures import ChoiceBar, choice_html
+
+    html = choice_html([ChoiceBar("stop", "stop now (Hold)", 8.33331),
+                        ChoiceBar("optimal", "optimal play", 8.33349)], "Roll", exact=False)
+    assert "8.3333" in html and "8.3335" in html
+    html = choice_html([ChoiceBar("stop", "stop now (Hold)", Fraction(25, 3)),
+                        ChoiceBar("optimal", "optimal play", Fraction(9))], "Hold")
+    assert "8.333 (= 25/3)" in html and ">9<" in html
+
+
+def test_the_king_decision_still_recommends_while_its_values_are_refused(monkeypatch) -> None:
+    """If Player 2's turn were too large to work out, a quick guide decides: after Pass,
+    Player 2 can stash the 3♠ at once (3); after the king, a new first card from 53 cards (K♣
+    is out) stashed at once is worth (4*(1+2+3+4+5+6+8+9) + 4*7 + 15*10 + 2*0)/53 = 330/53,
+    about 6.2: Pass leaves the turn worth less."""
+    from pushluck_teach.solve.turn import TooManyStates
+
+    table = king_decision_table()
+
+    def refused(*_args, **_kwargs):
+        raise TooManyStates("this position needs about 9,999,999 solver states")
+
+    monkeypatch.setattr(table.panel, "_analyse", refused)
+    table._refresh()
+    headline = _text(table.panel.headline.value)
+    assert table.panel.recommended == "pass"
+    assert "Recommended by a quick guide" in headline and "Pass" in headline
+    assert "states" not in headline and "solver" not in headline

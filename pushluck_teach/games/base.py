@@ -484,6 +484,18 @@ class CardZone:
 
 
 @dataclass(frozen=True)
+class OutsideChoice:
+    """One choice at a decision outside the turn model (a king window): after ``action`` the
+    turn of the player whose turn it is reaches ``state`` of that turn's model, where that
+    player must play ``then`` (None: they play on as they like).  A coach compares what each
+    choice leaves that turn worth."""
+
+    action: str
+    state: Any
+    then: str | None = None
+
+
+@dataclass(frozen=True)
 class TableView:
     """What a table shows of a game in progress, for any player to see (used by the UI).
 
@@ -588,6 +600,18 @@ class Engine(ABC):
         not, say, when another player may play a king relic on this turn).  A bot following the
         model must find its action legal in every covered decision."""
         return True
+
+    @property
+    def turn_player(self) -> int:
+        """Whose turn it is (the player to move, except in a decision outside the turn model,
+        such as another player's king relic)."""
+        return self.current_player
+
+    def outside_choices(self) -> tuple[OutsideChoice, ...]:
+        """At a decision outside the turn model, each legal action with the position it leaves
+        the turn in (:class:`OutsideChoice`, in the model of :meth:`turn_position`); ``()``
+        where there is no such decision or the game does not describe it."""
+        return ()
 
     def others_in_turn(self) -> tuple[int, ...]:
         """The other players whose choices change the result of this turn (Incan Gold's

@@ -128,6 +128,7 @@ from pushluck_teach.games.base import (
     Flag,
     GameSpec,
     IllegalActionError,
+    OutsideChoice,
     PositionError,
     TableView,
     TurnModel,
@@ -994,7 +995,9 @@ class CaptainSevenTurnModel(TurnModel[int]):
         for cls in range(11):
             if _count(next_state, cls) != _count(state, cls):
                 label = CLASS_LABELS[cls]
-                return f"{label} (caught)" if next_state & PENDING else label
+                # caught, but the unspent jack discards it and draws again: not a bust (the
+                # redraw's own risk is in the bust chance)
+                return f"{label}: jack redraws" if next_state & PENDING else label
         return self.describe(next_state)
 
 
@@ -1470,20 +1473,40 @@ class CaptainSevenEngine(Engine):
         """The king window (another player may play a king relic) is outside the turn model."""
         return self.phase != "king"
 
+    @property
+    def turn_player(self) -> int:
+        """The drawer (in a king window the player to move is a king holder)."""
+        return self._player
+
     def turn_position(self) -> tuple[CaptainSevenTurnModel, int]:
         """The mover's turn as ``(model, state)``.  In a king window this is the drawer's turn
         (the model does not cover king play)."""
         relic_rank = self.turn_relic.rank if self.turn_relic is not None else None
         # Relics held at the turn start stay out of the deck all turn, even once spent.
         model = CaptainSevenTurnModel(self.variant, relic_rank, self._turn_out)
-        turn = _class_counts([*self.hand, *self.discarded,
+        last, first = self.last if self.last is not None else (None, False)
+        state = self._encode(self.hand, self.total, self.started, last, first)
+        return model, state
+
+    def _encode(self, hand: Sequence[Card], total: int, started: bool, last: int | None,
+                first: bool) -> int:
+        relic_rank = self.turn_relic.rank if self.turn_relic is not None else None
+        turn = _class_counts([*hand, *self.discarded,
                               *([self.pending] if self.pending is not None else [])])
         out = [a + b for a, b in zip(self._turn_out, turn, strict=True)]
         code = _RELIC_CODES[relic_rank] if self.relic_live else RELIC_NONE
-        last, first = self.last if self.last is not None else (None, False)
-        state = encode_state(out, self.total, started=self.started, relic=code, last=last,
-                             last_first=first, pending=self.pending is not None)
-        return model, state
+        return encode_state(out, total, started=started, relic=code, last=last,
+                            last_first=first, pending=self.pending is not None)
+
+    def outside_choices(self) -> tuple[OutsideChoice, ...]:
+        """The king window: ``pass`` leaves the drawer at the position now; ``king`` puts the
+        card back (the position before it) and the drawer must draw."""
+        if self.phase != "king" or self.last is None:
+            return ()
+        _model, now = self.turn_position()
+        value, first = self.last
+        before = self._encode(self.hand[:-1], self.total - value, not first, None, False)
+        return (OutsideChoice(PASS, now), OutsideChoice(KING, before, DRAW))
 
 
 SPEC = register(GameSpec(

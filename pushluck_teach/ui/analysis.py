@@ -18,6 +18,7 @@ such as a discard pile).  The charts describe *this turn's* result only, not the
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -31,7 +32,14 @@ from typing import Any
 import ipywidgets as widgets
 from traitlets import Bool, Enum, Float, Int, Unicode, observe
 
-from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.games.base import (
+    DRAW,
+    STOP,
+    OutsideChoice,
+    PositionError,
+    RulesError,
+    TurnModel,
+)
 from pushluck_teach.solve.turn import Cancelled, cached_solver, watching
 from pushluck_teach.ui import figures as F
 from pushluck_teach.ui.background import LatestOnly
@@ -40,6 +48,42 @@ from pushluck_teach.ui.theme import STYLESHEET
 
 COACH_MODES = ("off", "after", "always")
 Number = Fraction | float | int
+
+#: what a student reads where a position is too large to work out on the page (the command
+#: prints the technical detail: state counts and the solver's budget)
+TOO_LARGE_HERE = ("This position can go on in too many ways to work out here in good time; "
+                  "the chance of busting is exact.")
+#: what the coach says while the expected values are worked out in the worker
+COMPUTING_NOTE = "This position takes a while to work out — computing…"
+#: the result chart is skipped up front for a turn whose solve stores more states than this
+#: (its walk over every reachable position would take minutes)
+DISTRIBUTION_ESTIMATE_LIMIT = 600_000
+#: ... and given up after this long (it then says so in plain words)
+DISTRIBUTION_SECONDS = 40.0
+_JARGON = ("state", "budget", "solver", "max_states", "memo", "Error", "float mode",
+           "exact mode")
+
+
+def plain_words(exc: BaseException | str) -> str:
+    """A refusal or failure as a student reads it: no state counts, budgets, solver or Python
+    names (the command line keeps those details)."""
+    text = str(exc).strip()
+    if not text or any(word in text for word in _JARGON) or "(" in text.split(" ")[0]:
+        return TOO_LARGE_HERE
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+@dataclass(frozen=True)
+class OutsideWindow:
+    """A decision outside the turn model (another player's king relic): ``decider`` chooses
+    during ``owner``'s turn, right after ``owner`` drew ``card``; ``choices`` say where each
+    choice leaves ``owner``'s turn (:class:`~pushluck_teach.games.base.OutsideChoice`).  The
+    coach recommends the choice that leaves ``owner``'s turn worth the least."""
+
+    decider: str
+    owner: str
+    card: str
+    choices: tuple[OutsideChoice, ...]
 
 
 @dataclass(frozen=True)
@@ -60,6 +104,10 @@ class PositionNumbers:
     description: str = ""
     exact_values: bool = True
     pending: str = ""  # why the expected values are not here yet ("" when they are)
+    #: with ``pending``: a quick guide's recommendation meanwhile ("" when there is none)
+    guide: str = ""
+    #: the decision outside the turn model these numbers compare (a king window), if any
+    window: OutsideWindow | None = None
 
 
 def _default_label(action: str) -> str:
@@ -118,7 +166,7 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
     p_bust = exact.p_bust_next(state)
     choices = [
         F.ChoiceBar("stop", f"stop now ({label(STOP)})", analysis.ev_stop),
-        F.ChoiceBar("draw_once", f"{label(DRAW)} once, then stop", analysis.ev_draw_once),
+        F.ChoiceBar("draw_once", draw_once_label(model, state, label), analysis.ev_draw_once),
         F.ChoiceBar("optimal", "optimal play", analysis.ev_optimal),
     ]
     choices.extend(
@@ -148,6 +196,51 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
     )
 
 
+def draw_once_label(model: TurnModel[Any], state: Any, label: Callable[[str], str]) -> str:
+    """"Draw once, then stop", or "... stop as soon as allowed" where some card of the next
+    draw leaves a position in which stopping is not allowed (Hit List below 15, an ace's value
+    to choose): the value shown is that of stopping at the first chance."""
+    if DRAW not in model.actions(state):
+        return f"{label(DRAW)} once, then stop"
+    for _weight, nxt in model.transitions(state, DRAW):
+        actions = model.actions(nxt)
+        if actions and STOP not in actions:
+            return f"{label(DRAW)}, then stop as soon as allowed"
+    return f"{label(DRAW)} once, then stop"
+
+
+def quick_guide(model: TurnModel[Any], state: Any) -> str | None:
+    """The cheap recommendation where the expected values of optimal play cannot be worked
+    out here: stopping now against one more card then stopping as soon as allowed (both exact
+    and quick); None where there is no such choice."""
+    actions = model.actions(state)
+    if DRAW not in actions:
+        return None
+    if STOP not in actions:
+        return DRAW
+    solver = cached_solver(model, False)
+    draw_once = solver._expect(model.transitions(state, DRAW), solver._stop_asap)
+    stop_now = model.stop_payoff(state)
+    if stop_now is None:  # leaving does not bank at once (other explorers still inside)
+        stop_now = solver._expect(model.transitions(state, STOP), solver._stop_asap)
+    return DRAW if float(draw_once) > float(stop_now) else STOP
+
+
+def window_quick_guide(model: TurnModel[Any], window: OutsideWindow) -> str:
+    """The cheap recommendation at a decision outside the turn model while its values are not
+    here: the choice after which the owner's turn, stopped as soon as allowed, is worth the
+    least (exact and quick)."""
+    solver = cached_solver(model, False)
+
+    def quick(choice: OutsideChoice) -> float:
+        if choice.then is None:
+            return float(solver._stop_asap(choice.state))
+        pairs = model.transitions(choice.state, choice.then)
+        return float(solver._expect(pairs, solver._stop_asap))
+
+    return min(window.choices, key=quick).action
+
+
 def next_draw_numbers(model: TurnModel[Any], state: Any
                       ) -> tuple[Number | None, tuple[F.OutcomeBar, ...]]:
     """The cheap part of an analysis (issue 9: within 100 ms whatever the rest costs): the
@@ -165,6 +258,22 @@ def percent_text(value: Number | None) -> str:
         return "n/a"
     shown = f"{float(value):.1f}"
     return f"{shown[:-2] if shown.endswith('.0') else shown} %"
+
+
+def separating_percents(values: list[Number | None]) -> list[str]:
+    """``values`` (in percent) as :func:`percent_text` would show them, but with as many
+    decimals as it takes (up to six) for different values to read differently: ``82.81 %`` and
+    ``82.84 %``, never ``82.8 %`` twice."""
+    shown = [float(v) for v in values if v is not None]
+    decimals = 1
+    while decimals < 6:
+        texts = {f"{v:.{decimals}f}" for v in shown}
+        if len(texts) == len(set(shown)):
+            break
+        decimals += 1
+    if decimals == 1:
+        return [percent_text(v) for v in values]
+    return ["n/a" if v is None else f"{float(v):.{decimals}f} %" for v in values]
 
 
 def p_bust_span(p_bust: Number | None) -> str:
@@ -219,7 +328,7 @@ class AnalysisPanel(widgets.VBox):
     exact_values = Enum(("auto", "exact", "float"), default_value="auto")
     exact_state_limit = Int(5_000)
     background = Bool(True)
-    distribution_state_limit = Int(30_000)
+    distribution_state_limit = Int(300_000)
     p_bust_exact = Unicode("n/a")
     #: the action the coach recommends now ("draw", "stop", ...) and for which objective
     recommended = Unicode("")
@@ -251,6 +360,9 @@ class AnalysisPanel(widgets.VBox):
         self._model: TurnModel[Any] | None = None
         self._state: Any = None
         self._label: Callable[[str], str] = _default_label
+        self._window: OutsideWindow | None = None
+        #: results already worked out: optimal by (model, state), by T by (model, state, T)
+        self._dist_cache: dict[Any, dict[Number, Number]] = {}
         self._turn_key: Hashable = None
         self._history: list[tuple[str, Number | None]] = []
         self._history_states: list[Any] = []
@@ -258,7 +370,7 @@ class AnalysisPanel(widgets.VBox):
         self._task: LatestOnly[Any] = LatestOnly("pushluck-distribution")
         self._pending_values: tuple[Any, ...] | None = None
         self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0,
-                                              description="Solving", bar_style="info")
+                                              description="Working", bar_style="info")
         self.progress_text = widgets.HTML()
         self.progress_box = widgets.HBox([self.progress, self.progress_text],
                                          layout=widgets.Layout(display="none"))
@@ -280,6 +392,8 @@ class AnalysisPanel(widgets.VBox):
              cell(self.fig_dist, self.text_dist, "extra", self.threshold_slider)],
         )
         grid.add_class("pl-grid")  # a CSS grid: as many columns as fit (theme.PAGE_CSS)
+        # the page's CSS shows the grid whatever its own display says: its holder folds away
+        self.grid_box = widgets.Box([grid], layout=widgets.Layout(width="100%"))
         self.details_toggle = widgets.ToggleButton(
             value=False, description="Show every chart and number table",
             tooltip="Projector mode folds the bust-risk and distribution charts and the number "
@@ -288,7 +402,7 @@ class AnalysisPanel(widgets.VBox):
         self.details_toggle.add_class("pl-details-toggle")
         self.details_toggle.observe(self._on_details, names="value")
         self.children = [widgets.HTML(STYLESHEET), self.headline, self.progress_box,
-                         self.details_toggle, grid]
+                         self.details_toggle, self.grid_box]
         self.show_nothing("No decision to analyse yet.")
         self._apply_coach()
 
@@ -352,6 +466,8 @@ class AnalysisPanel(widgets.VBox):
                                f"{numbers_hook(None)}"
                                "</div>")
         self.grid.layout.display = "none"
+        self.grid_box.layout.display = "none"
+        self.details_toggle.layout.display = "none"
         F.update_next_card(self.fig_next, (), None)
         F.update_bust_line(self.fig_bust, self._history)
         F.update_choice(self.fig_choice, (), None, "Value of the choice")
@@ -366,8 +482,13 @@ class AnalysisPanel(widgets.VBox):
     def show(self, model: TurnModel[Any], state: Any, *, turn_key: Hashable = None,
              who: str = "", step_label: str | None = None, decided: str | None = None,
              action_label: Callable[[str], str] | None = None,
-             win_chances: Mapping[str, float | None] | None = None) -> PositionNumbers:
+             win_chances: Mapping[str, float | None] | None = None,
+             window: OutsideWindow | None = None) -> PositionNumbers:
         """Analyse ``(model, state)`` and update every chart in place.
+
+        ``window``: the decision is outside the turn model (another player's king relic on
+        this turn): the charts describe ``window.owner``'s turn and the coach compares the
+        choices of ``window`` by what they leave that turn worth (win chances are ignored).
 
         ``turn_key`` identifies the turn (a new key starts a new bust-risk line); ``decided``
         is the label of the action just taken (coach "after"): the headline then compares it
@@ -388,13 +509,20 @@ class AnalysisPanel(widgets.VBox):
         generation = self._task.supersede()
         self._model, self._state = model, state
         self.grid.layout.display = "flex"  # explicit: a null display does not reach the static site
+        self.grid_box.layout.display = "flex"
+        self.details_toggle.layout.display = "flex"
+        self._window = window
+        self.text_dist.value = ("<div class='pushluck-numbers pushluck-pending'>This turn's "
+                                "result chart follows the expected values.</div>")
         self._pending_values = None
         self._hide_progress()
         try:
             p_bust, outcomes = next_draw_numbers(model, state)
         except PositionError as exc:  # even the next draw is over the solver's budget
-            self.show_nothing(str(exc))
-            return self._waiting(model, state, None, (), str(exc))
+            self.show_nothing(plain_words(exc))
+            return self._waiting(model, state, None, (), plain_words(exc))
+        if window is not None:
+            win_chances = None
         self._render_next_draw(state, p_bust, outcomes, turn_key, step_label)
         try:
             if self.background:
@@ -405,16 +533,15 @@ class AnalysisPanel(widgets.VBox):
                         raise Cancelled("the click's time is up")
 
                 with watching(on_the_clock):
-                    numbers = self._analyse(model, state)
+                    numbers = self._analyse(model, state, window)
             else:
-                numbers = self._analyse(model, state)
+                numbers = self._analyse(model, state, window)
         except Cancelled:
-            numbers = self._waiting(model, state, p_bust, outcomes,
-                                    "computing the expected values…")
+            numbers = self._waiting(model, state, p_bust, outcomes, COMPUTING_NOTE, window)
             self._render_values(numbers, who, decided)
             self._start_values(model, state, generation, who, decided, win_chances)
         except PositionError as exc:
-            numbers = self._waiting(model, state, p_bust, outcomes, str(exc))
+            numbers = self._waiting(model, state, p_bust, outcomes, plain_words(exc), window)
             self._render_values(numbers, who, decided)
             self._too_big(generation, exc)
         else:
@@ -423,20 +550,50 @@ class AnalysisPanel(widgets.VBox):
         self.last_update_ms = 1000 * (time.perf_counter() - started)
         return numbers
 
-    def _analyse(self, model: TurnModel[Any], state: Any) -> PositionNumbers:
+    def _analyse(self, model: TurnModel[Any], state: Any,
+                 window: OutsideWindow | None = None) -> PositionNumbers:
         mode = {"auto": None, "exact": True, "float": False}[self.exact_values]
-        return analyse_position(model, state, threshold=self.threshold,
-                                action_label=self._label, exact_values=mode,
-                                exact_state_limit=self.exact_state_limit,
-                                distributions=False)
+        numbers = analyse_position(model, state, threshold=self.threshold,
+                                   action_label=self._label, exact_values=mode,
+                                   exact_state_limit=self.exact_state_limit,
+                                   distributions=False)
+        if window is None:
+            return numbers
+        return self._window_numbers(model, numbers, window)
+
+    def _window_numbers(self, model: TurnModel[Any], numbers: PositionNumbers,
+                        window: OutsideWindow) -> PositionNumbers:
+        """The choices of a decision outside the turn model, valued by what each leaves the
+        owner's turn worth (the least is recommended: it is another player's turn)."""
+        solver = cached_solver(model, numbers.exact_values)
+        bars = []
+        for choice in window.choices:
+            analysis = solver.analyse(choice.state)
+            value = (analysis.ev_optimal if choice.then is None
+                     else analysis.action_values[choice.then])
+            bars.append(F.ChoiceBar(f"action:{choice.action}",
+                                    f"{self._label(choice.action)}", value))
+        best = min(bars, key=lambda bar: float(bar.value))  # the first on a tie
+        action = best.key.removeprefix("action:")
+        return dataclasses.replace(numbers, choices=tuple(bars), best_action=action,
+                                   best_label=self._label(action), best_key=best.key,
+                                   window=window)
 
     def _waiting(self, model: TurnModel[Any], state: Any, p_bust: Number | None,
-                 outcomes: tuple[F.OutcomeBar, ...], why: str) -> PositionNumbers:
-        """The numbers of a position whose expected values are not here (yet)."""
+                 outcomes: tuple[F.OutcomeBar, ...], why: str,
+                 window: OutsideWindow | None = None) -> PositionNumbers:
+        """The numbers of a position whose expected values are not here (yet), with a quick
+        guide's recommendation meanwhile."""
+        try:
+            guide = (quick_guide(model, state) or "" if window is None
+                     else window_quick_guide(model, window))
+        except (RulesError, Cancelled):  # a guide is a help: never fail the update for it
+            guide = ""
         return PositionNumbers(
             p_bust=p_bust, outcomes=outcomes, choices=(), best_action="", best_label="",
             best_key="", ev_optimal=math.nan, turn_total=model.turn_total(state),
             threshold=self.threshold, description=model.describe(state), pending=why,
+            guide=guide, window=window,
         )
 
     def _render_next_draw(self, state: Any, p_bust: Number | None,
@@ -446,7 +603,8 @@ class AnalysisPanel(widgets.VBox):
         F.update_next_card(self.fig_next, outcomes, p_bust)
         F.update_bust_line(self.fig_bust, self._history)
         self._publish(self.fig_next, self.fig_bust)
-        self.text_next.value = F.next_card_html(outcomes, p_bust)
+        total = self._model.turn_total(state) if self._model is not None else None
+        self.text_next.value = F.next_card_html(outcomes, p_bust, total)
         self.text_bust.value = F.bust_line_html(self._history)
         self.p_bust_exact = F.fraction_text(p_bust)
 
@@ -458,11 +616,15 @@ class AnalysisPanel(widgets.VBox):
                                       f"{escape(numbers.pending)}</div>")
             self._publish(self.fig_choice)
             self.headline.value = self._headline(numbers, who, decided)
-            self.recommended = ""
+            self.recommended = numbers.guide
             return
+        window = numbers.window
         F.update_choice(self.fig_choice, numbers.choices, numbers.best_key,
-                        f"Value of the choice: best is {numbers.best_label}")
-        self.fig_choice.layout.yaxis.title.text = "expected result of the turn"
+                        f"Value of the choice: best is {numbers.best_label}" if window is None
+                        else f"{window.owner}'s turn is worth: least after {numbers.best_label}")
+        self.fig_choice.layout.yaxis.title.text = (
+            "expected result of the turn" if window is None
+            else f"expected result of {window.owner}'s turn")
         self._publish(self.fig_choice)
         self.text_choice.value = F.choice_html(numbers.choices, numbers.best_label,
                                                exact=numbers.exact_values)
@@ -478,6 +640,7 @@ class AnalysisPanel(widgets.VBox):
                       win_chances: Mapping[str, float | None] | None = None) -> None:
         self._pending_values = (model, state, who, decided, win_chances)
         threshold = self.threshold
+        window = self._window
         try:  # what the float solver will store (a level solve stores no inline choices)
             estimate = cached_solver(model, False).estimated_states(state)
         except Exception:  # an estimate only sizes the bar
@@ -498,11 +661,11 @@ class AnalysisPanel(widgets.VBox):
 
         def work() -> tuple[PositionNumbers, Any]:
             with watching(check):
-                numbers = self._analyse(model, state)
-                try:
-                    dists: Any = self._timed_distributions(model, state, threshold)
-                except PositionError as exc:
-                    dists = exc
+                numbers = self._analyse(model, state, window)
+            try:
+                dists: Any = self._timed_distributions(model, state, threshold, generation)
+            except (PositionError, Cancelled) as exc:
+                dists = exc
             return numbers, dists
 
         self._task.submit(work, lambda done: self._values_done(done, generation, threshold,
@@ -519,9 +682,15 @@ class AnalysisPanel(widgets.VBox):
             with self._dist_lock:
                 if self._task.is_latest(generation):
                     self._hide_progress()
+                    pending = self._pending_values
                     self._pending_values = None
-                    self.text_choice.value = (f"<div class='pushluck-numbers'>"
-                                              f"{escape(str(exc))}</div>")
+                    if pending is not None:
+                        model, state = pending[0], pending[1]
+                        waiting = self._waiting(model, state, self._last_p_bust(),
+                                                (), plain_words(exc), self._window)
+                        self._render_values(waiting, who, decided)
+                    self.text_dist.value = (f"<div class='pushluck-numbers'>"
+                                            f"{escape(plain_words(exc))}</div>")
             return
         with self._dist_lock:
             if not self._task.is_latest(generation):
@@ -529,20 +698,26 @@ class AnalysisPanel(widgets.VBox):
             self._hide_progress()
             self._pending_values = None
             self._render_values(numbers, who, decided, win_chances)
-        if isinstance(dists, PositionError):
+        if isinstance(dists, Cancelled):
+            self._distribution_stopped(generation, dists)
+        elif isinstance(dists, PositionError):
             self._too_big(generation, dists)
         else:
             self._finish_distributions(generation, threshold, *dists)
 
+    def _last_p_bust(self) -> Number | None:
+        return self._history[-1][1] if self._history else None
+
     def _show_progress(self, solved: int, estimate: int | None, elapsed: float) -> None:
         if estimate:
             self.progress.value = min(0.99, solved / estimate)
-            size = f"{solved:,} of about {estimate:,} states"
+            done = f"{100 * self.progress.value:.0f} %, "
         else:
             self.progress.value = (elapsed % 2.0) / 2.0  # no estimate: a moving bar
-            size = f"{solved:,} states"
-        self.progress_text.value = (f"<span class='pushluck-progress'>Solving this turn: "
-                                    f"{size}, {elapsed:.1f} s</span>")
+            done = ""
+        self.progress_text.value = (f"<span class='pushluck-progress'>This position takes a "
+                                    f"while to work out — computing… {done}{elapsed:.1f} s"
+                                    "</span>")
         self.progress_box.layout.display = "flex"
         self.computing = True
 
@@ -564,30 +739,86 @@ class AnalysisPanel(widgets.VBox):
                 return
             self._finish_distributions(generation, threshold, *result)
             return
-        self.text_dist.value = ("<div class='pushluck-numbers'>Computing this turn's "
-                                "distribution…</div>")
-        self._task.submit(lambda: self._timed_distributions(model, state, threshold),
+        self.text_dist.value = ("<div class='pushluck-numbers pushluck-pending'>Working out "
+                                "this turn's possible results…</div>")
+        self._task.submit(lambda: self._timed_distributions(model, state, threshold, generation),
                           lambda done: self._distribution_done(done, generation, threshold))
 
-    def _timed_distributions(self, model: TurnModel[Any], state: Any, threshold: int
+    def _timed_distributions(self, model: TurnModel[Any], state: Any, threshold: int,
+                             generation: int | None = None
                              ) -> tuple[dict[Number, Number], dict[Number, Number], float]:
+        """Both distributions (each remembered for this panel: the optimal one by position,
+        the threshold one by position and T); in the worker (``generation`` given) the walk
+        shows its progress, stops once a newer position is asked for, and gives up after
+        :data:`DISTRIBUTION_SECONDS`; a turn too large to walk in good time is refused at once
+        (:class:`PositionError`)."""
         started = time.perf_counter()
-        optimal, by_threshold = turn_distributions(
-            model, state, threshold, max_states=self.distribution_state_limit)
+        optimal = self._dist_cache.get((model, state))
+        by_threshold = self._dist_cache.get((model, state, threshold))
+        if optimal is not None and by_threshold is not None:
+            return optimal, by_threshold, 1000 * (time.perf_counter() - started)
+        estimate = cached_solver(model, False).estimated_states(state)
+        if estimate is not None and estimate > DISTRIBUTION_ESTIMATE_LIMIT:
+            raise PositionError(f"about {estimate:,} states: over the chart's limit")
+        limit = self.distribution_state_limit
+        shown = [started]
+
+        def check(_reached: int) -> None:
+            if generation is None:
+                return
+            if not self._task.is_latest(generation):
+                raise Cancelled("a newer position was asked for")
+            now = time.perf_counter()
+            if now - started > DISTRIBUTION_SECONDS:
+                raise Cancelled("too long")
+            if now - shown[0] >= 0.5:
+                shown[0] = now
+                self.text_dist.value = (
+                    "<div class='pushluck-numbers pushluck-pending'>Working out this "
+                    f"turn's possible results… {now - started:.0f} s (it can take up to "
+                    f"{DISTRIBUTION_SECONDS:.0f} s)</div>")
+
+        with watching(check):
+            if optimal is None and by_threshold is None:
+                optimal, by_threshold = turn_distributions(model, state, threshold,
+                                                           max_states=limit)
+            elif optimal is None:
+                optimal = cached_solver(model, False).distribution(state, max_states=limit)
+            else:
+                by_threshold = threshold_distribution(model, state, threshold, max_states=limit)
+        for key, value in (((model, state), optimal), ((model, state, threshold), by_threshold)):
+            if len(self._dist_cache) >= 32:
+                self._dist_cache.pop(next(iter(self._dist_cache)))
+            self._dist_cache[key] = value
         return optimal, by_threshold, 1000 * (time.perf_counter() - started)
 
     def _distribution_done(self, done: Future[Any], generation: int, threshold: int) -> None:
         try:
-            optimal, by_threshold, elapsed = done.result()
-        except PositionError as exc:
-            self._too_big(generation, exc)
-            return
-        except Exception as exc:  # never a traceback from the worker
+            try:
+                optimal, by_threshold, elapsed = done.result()
+            except PositionError as exc:
+                self._too_big(generation, exc)
+                return
+            except Cancelled as exc:
+                self._distribution_stopped(generation, exc)
+                return
+            self._finish_distributions(generation, threshold, optimal, by_threshold, elapsed)
+        except Exception:  # never a traceback from the worker, nor "working out…" for ever
             if self._task.is_latest(generation):
-                self.text_dist.value = (f"<div class='pushluck-numbers'>Could not compute the "
-                                        f"distribution: {escape(str(exc))}</div>")
-            return
-        self._finish_distributions(generation, threshold, optimal, by_threshold, elapsed)
+                self.text_dist.value = ("<div class='pushluck-numbers'>This turn's result "
+                                        "chart could not be drawn for this position.</div>")
+
+    def _distribution_stopped(self, generation: int, _exc: Exception) -> None:
+        """The walk was given up (too long) or superseded (then nothing is shown)."""
+        with self._dist_lock:
+            if not self._task.is_latest(generation):
+                return
+            F.update_distribution(self.fig_dist, {}, {}, self.threshold)
+            self._publish(self.fig_dist)
+            self.text_dist.value = (
+                "<div class='pushluck-numbers'>This turn's result chart is not drawn here: "
+                f"listing every way the turn can end from here took over "
+                f"{DISTRIBUTION_SECONDS:.0f} s. It appears after a card or two.</div>")
 
     def _too_big(self, generation: int, exc: Exception) -> None:
         with self._dist_lock:
@@ -596,8 +827,9 @@ class AnalysisPanel(widgets.VBox):
             F.update_distribution(self.fig_dist, {}, {}, self.threshold)
             self._publish(self.fig_dist)
             self.text_dist.value = (
-                f"<div class='pushluck-numbers'>Not drawn yet: {escape(str(exc))} (a live chart "
-                "lists at most this many). It appears after a card or two.</div>")
+                "<div class='pushluck-numbers'>This turn's result chart is not drawn here: "
+                "from this position the turn can end in too many ways to list them in good "
+                "time. It appears after a card or two.</div>")
 
     def _finish_distributions(self, generation: int, threshold: int,
                               optimal: dict[Number, Number], by_threshold: dict[Number, Number],
@@ -679,12 +911,13 @@ class AnalysisPanel(widgets.VBox):
         F.update_choice(self.fig_choice, bars, best_key,
                         f"Chance to win (%): best is {label(best)}")
         self.fig_choice.layout.yaxis.title.text = "chance to win the game (%)"
-        self.fig_choice.data[0].text = [percent_text(b.value) for b in bars
+        texts = separating_percents([b.value for b in bars])
+        self.fig_choice.data[0].text = [t for b, t in zip(bars, texts, strict=True)
                                         if b.value is not None]
         self._publish(self.fig_choice)
         rows = "".join(
-            f"<tr><td>{escape(b.label)}</td><td>{escape(percent_text(b.value))}</td></tr>"
-            for b in bars)
+            f"<tr><td>{escape(b.label)}</td><td>{escape(t)}</td></tr>"
+            for b, t in zip(bars, texts, strict=True))
         self.text_choice.value = (
             "<div class='pushluck-numbers'><table><caption>Chance to win the game</caption>"
             "<thead><tr><th scope='col'>choice</th><th scope='col'>chance to win</th></tr>"
@@ -699,7 +932,7 @@ class AnalysisPanel(widgets.VBox):
         elif who:
             parts.append(f"{escape(who)}: {escape(numbers.description)}.")
         parts.append(f"Chance that the next draw busts: {p_bust_span(numbers.p_bust)}.")
-        chances_text = "; ".join(f"{b.label}: {percent_text(b.value)}" for b in bars
+        chances_text = "; ".join(f"{b.label}: {t}" for b, t in zip(bars, texts, strict=True)
                                  if b.value is not None)
         parts.append(f"Chance to win the game — {escape(chances_text)}.")
         if decided is None:
@@ -713,14 +946,57 @@ class AnalysisPanel(widgets.VBox):
         self.recommended = best
         self.objective_shown = "win"
 
+    def _window_lead(self, numbers: PositionNumbers) -> str:
+        """Who decides what, on whose turn (a decision outside the turn model)."""
+        window = numbers.window
+        assert window is not None
+        card = f" drew {escape(window.card)}" if window.card else " drew a card"
+        return (f"{escape(window.decider)} decides during {escape(window.owner)}'s turn: "
+                f"{escape(window.owner)}{card} ({escape(numbers.description)}). Chance that "
+                f"{escape(window.owner)}'s next draw busts: {p_bust_span(numbers.p_bust)}.")
+
     def _headline(self, numbers: PositionNumbers, who: str, decided: str | None) -> str:
         parts = []
+        window = numbers.window
         if numbers.pending:
-            lead = (f"{escape(who)}: {escape(numbers.description)}." if who else
-                    f"{escape(numbers.description)}.")
-            return (f"<div class='pushluck-headline'>{lead} Chance that the next draw busts: "
-                    f"{p_bust_span(numbers.p_bust)}. Expected values: "
-                    f"{escape(numbers.pending)}</div>")
+            if window is not None:
+                lead = self._window_lead(numbers)
+                if numbers.guide:
+                    when = " for now" if numbers.pending == COMPUTING_NOTE else ""
+                    return (f"<div class='pushluck-headline'>{lead} "
+                            f"{escape(numbers.pending)} Recommended{when} by a quick guide "
+                            f"(what each choice leaves {escape(window.owner)}'s turn worth if "
+                            "it stops as soon as allowed): "
+                            f"<strong>{escape(self._label(numbers.guide))}</strong>.</div>")
+            else:
+                lead = (f"{escape(who)}: {escape(numbers.description)}." if who else
+                        f"{escape(numbers.description)}.")
+                lead += f" Chance that the next draw busts: {p_bust_span(numbers.p_bust)}."
+            guide = ""
+            if numbers.guide:
+                when = " for now" if numbers.pending == COMPUTING_NOTE else ""
+                guide = (f" Recommended{when} by a quick guide (stopping now against one more "
+                         "card and then stopping): "
+                         f"<strong>{escape(self._label(numbers.guide))}</strong>.")
+            return (f"<div class='pushluck-headline'>{lead} {escape(numbers.pending)}{guide}"
+                    "</div>")
+        if window is not None:
+            parts.append(self._window_lead(numbers))
+            worth = "; ".join(f"after {b.label}: {F.value_text(b.value)}"
+                              for b in numbers.choices)
+            parts.append(f"{escape(window.owner)}'s turn is worth on average — "
+                         f"{escape(worth)}.")
+            if decided is not None:
+                verdict = ("the best choice" if decided == numbers.best_label
+                           else f"the best was {numbers.best_label}")
+                parts.append(f"{escape(window.decider)} chose <strong>{escape(decided)}</strong>:"
+                             f" {escape(verdict)}.")
+            else:
+                parts.append(f"Recommended: <strong>{escape(numbers.best_label)}</strong> (it "
+                             f"leaves {escape(window.owner)}'s turn worth the least; what the "
+                             "relic could do later is not counted).")
+            return ("<div class='pushluck-headline'>" + " ".join(parts)
+                    + numbers_hook(numbers) + "</div>")
         if decided is not None:
             verdict = ("the best choice" if decided == numbers.best_label
                        else f"the best was {numbers.best_label}")

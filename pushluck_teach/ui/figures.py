@@ -569,12 +569,20 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str) 
             f"<tbody>{body}</tbody></table>")
 
 
-def next_card_html(outcomes: Sequence[OutcomeBar], p_bust: Number | None) -> str:
+def next_card_html(outcomes: Sequence[OutcomeBar], p_bust: Number | None,
+                   total: Number | None = None) -> str:
+    """The next draw's outcomes as a table; with this turn's ``total`` an outcome that adds
+    nothing (a card a relic sends back, say) reads "no gain", not "gain"."""
     if not outcomes:
         return "<div class='pushluck-numbers'>Drawing is not legal here.</div>"
+
+    def kind(o: OutcomeBar) -> str:
+        if o.busted:
+            return "bust"
+        return "no gain" if total is not None and o.total_after <= total else "gain"
+
     rows = [
-        (o.label, "bust" if o.busted else "gain", probability_text(o.probability),
-         value_text(o.total_after))
+        (o.label, kind(o), probability_text(o.probability), value_text(o.total_after))
         for o in outcomes
     ]
     table = _table(("outcome", "kind", "probability", "turn total after"), rows,
@@ -590,11 +598,26 @@ def bust_line_html(points: Sequence[tuple[str, Number | None]]) -> str:
             + "</div>")
 
 
+def _separated_value_texts(values: Sequence[Number | None]) -> list[str]:
+    """:func:`value_text` of each value, with more decimals (up to eight) where two different
+    decimal values would otherwise read the same."""
+    texts = [value_text(v) for v in values]
+    shown = [float(v) for v in values if v is not None]
+    if len(set(texts)) == len(set(map(repr, values))) or len(set(shown)) < 2:
+        return texts
+    for decimals in range(4, 9):
+        if len({f"{v:.{decimals}f}" for v in shown}) == len(set(shown)):
+            break
+    return [t if v is None or "/" in t or float(v).is_integer() else f"{float(v):.{decimals}f}"
+            for v, t in zip(values, texts, strict=True)]
+
+
 def choice_html(bars: Sequence[ChoiceBar], best_label: str, *, exact: bool = True) -> str:
-    rows = [(b.label, value_text(b.value)) for b in bars]
+    texts = _separated_value_texts([b.value for b in bars])
+    rows = [(b.label, text) for b, text in zip(bars, texts, strict=True)]
     table = _table(("choice", "expected result"), rows, "Value of the choice")
     note = "" if exact else (
-        "<p>Decimals from the float solver (this turn has many states); "
+        "<p>Decimals (this turn can go on in so many ways that exact fractions take long); "
         "<code>pushluck odds … --json --exact</code> prints the exact fractions.</p>")
     return (f"<div class='pushluck-numbers'>{table}<p>Recommended: "
             f"<strong>{escape(best_label)}</strong></p>{note}</div>")

@@ -18,7 +18,9 @@ import ipywidgets as widgets
 from pushluck_teach.games.base import Engine
 from pushluck_teach.pyodide_site import missing_message
 from pushluck_teach.sim.gauge import win_chance_task
+from pushluck_teach.solve.turn import Cancelled
 from pushluck_teach.solve.whole_game import solver_for
+from pushluck_teach.ui.analysis import plain_words
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.whole_game import win_gauge_html
 
@@ -67,8 +69,9 @@ class WinChanceGauge(widgets.HTML):
             probability = float(done.result())
         except Exception as exc:  # never a traceback on the page
             self.probability = None
+            why = "" if isinstance(exc, Cancelled) else f" ({plain_words(exc)})"
             self.value = (f"<div class='pushluck-win-gauge'>{escape(label)}: not available "
-                          f"({escape(str(exc))})</div>")
+                          f"for this position{escape(why)}</div>")
             return
         self.probability = probability
         self.value = win_gauge_html(probability, label=label) + (

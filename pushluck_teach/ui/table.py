@@ -59,7 +59,7 @@ from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.sim.gauge import action_win_chances_task
 from pushluck_teach.solve.turn import Cancelled, watching
-from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel
+from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel, OutsideWindow
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
@@ -157,6 +157,14 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
     )
 
 
+def unexpected_text(exc: BaseException) -> str:
+    """A failure nobody planned for, in words a student can pass on to the teacher (no
+    Python names on the page)."""
+    detail = str(exc).strip()
+    return ("Something went wrong on this page" + (f" ({detail})" if detail else "")
+            + ": press New game to start again, and tell your teacher.")
+
+
 @dataclasses.dataclass(frozen=True)
 class _Decision:
     """A human decision position captured before acting (coach "after")."""
@@ -169,6 +177,7 @@ class _Decision:
     who: str
     label: str
     win_chances: dict[str, float | None] | None = None
+    window: OutsideWindow | None = None
 
 
 class GameTable(widgets.VBox):
@@ -374,7 +383,7 @@ class GameTable(widgets.VBox):
             except (RulesError, CardError, ValueError) as exc:
                 self._error(str(exc))
             except Exception as exc:  # never a traceback on the page
-                self._error(f"unexpected error ({type(exc).__name__}): {exc}")
+                self._error(unexpected_text(exc))
 
         return handler
 
@@ -985,7 +994,7 @@ class GameTable(widgets.VBox):
         except (RulesError, CardError, ValueError) as exc:
             self._error(str(exc))
         except Exception as exc:  # never a traceback on the page, nor a silent worker
-            self._error(f"unexpected error ({type(exc).__name__}): {exc}")
+            self._error(unexpected_text(exc))
 
     def _seat_name(self, player: int) -> str:
         seat = self.seats[player] if player < len(self.seats) else HUMAN
@@ -1030,14 +1039,18 @@ class GameTable(widgets.VBox):
             if not model.actions(state):
                 return None
             view = engine.view()
+            window = self._window(engine, view)
+            if window is None and not engine.decision_in_turn_model():
+                return None
             chances = None
-            task = self._win_task(engine) if self.objective == "win" else None
+            task = (self._win_task(engine) if self.objective == "win" and window is None
+                    else None)
             if task is not None:
                 chances = task()
                 flags = self._objective_flags(engine, flags)
             return _Decision(model, state, flags, self._step_label(view),
                              self._turn_key(engine), self._seat_name(engine.current_player),
-                             label, chances)
+                             label, chances, window)
         except (RulesError, CardError, ValueError):
             return None
 
@@ -1056,7 +1069,7 @@ class GameTable(widgets.VBox):
                 self._refresh()
         except Exception as exc:  # rendering must never raise into a click
             self._message_is_error = True
-            self.message = f"display error ({type(exc).__name__}): {exc}"
+            self.message = unexpected_text(exc)
             self._render_message()
 
     def _refresh(self) -> None:
@@ -1145,14 +1158,20 @@ class GameTable(widgets.VBox):
 
     def _render_status(self, engine: Engine, view: Any) -> None:
         lines = []
+        owner = None if engine.is_over else engine.turn_player
         if engine.is_over:
             lines.append("<strong>Game over.</strong>")
+        elif owner != view.current_player:
+            lines.append(f"<strong>{escape(self._seat_name(view.current_player))}</strong> "
+                         f"to decide, during Player {owner + 1}'s turn.")
         else:
             lines.append(f"<strong>{escape(self._seat_name(view.current_player))}</strong> "
                          "to move.")
         if view.round_text:
             lines.append(escape(view.round_text))
-        lines.append(f"Turn total: <strong>{escape(str(view.turn_total))}</strong>")
+        whose = ("Turn total" if owner is None or owner == view.current_player
+                 else f"Player {owner + 1}'s turn total")
+        lines.append(f"{escape(whose)}: <strong>{escape(str(view.turn_total))}</strong>")
         lines.extend(escape(t) for t in view.turn_lines)
         piles = []
         if view.draw_pile is not None:
@@ -1227,7 +1246,7 @@ class GameTable(widgets.VBox):
             self.panel.show(decision.model, decision.state, turn_key=decision.turn_key,
                             who=decision.who, step_label=decision.step_label,
                             decided=decision.label, action_label=engine.action_label,
-                            win_chances=decision.win_chances)
+                            win_chances=decision.win_chances, window=decision.window)
             self.cli_html.value = cli_line_html(
                 self.spec.name, decision.flags, options,
                 "win" if decision.win_chances is not None else "points", self._rules_text())
@@ -1249,10 +1268,31 @@ class GameTable(widgets.VBox):
         if not model.actions(state):
             self.panel.show_nothing("The turn is over.")
             return
+        window = self._window(engine, view)
+        if window is None and not engine.decision_in_turn_model():
+            legal = ", ".join(engine.action_label(a) for a in engine.legal_actions())
+            self.panel.show_nothing(f"Player {engine.current_player + 1} decides during "
+                                    f"Player {engine.turn_player + 1}'s turn ({legal}); "
+                                    "the coach does not weigh this choice.")
+            return
         self.panel.show(model, state, turn_key=self._turn_key(engine),
                         who=self._seat_name(engine.current_player),
                         step_label=self._step_label(view), action_label=engine.action_label,
-                        win_chances=task() if win and task is not None else None)
+                        win_chances=(task() if win and task is not None and window is None
+                                     else None),
+                        window=window)
+
+    def _window(self, engine: Engine, view: Any) -> OutsideWindow | None:
+        """The decision outside the turn model now (a king window), or None."""
+        if engine.is_over or engine.decision_in_turn_model():
+            return None
+        choices = engine.outside_choices()
+        legal = set(engine.legal_actions())
+        if not choices or {c.action for c in choices} != legal:
+            return None
+        return OutsideWindow(decider=f"Player {engine.current_player + 1}",
+                             owner=f"Player {engine.turn_player + 1}",
+                             card=self._step_label(view) or "", choices=tuple(choices))
 
     def _render_objective_note(self, engine: Engine, win: bool) -> None:
         """One line saying what the coach optimises (and whether points past the target
@@ -1260,7 +1300,11 @@ class GameTable(widgets.VBox):
         if self.coach == "off" or engine.is_over:
             self.objective_note.value = ""
             return
-        if win:
+        if not engine.decision_in_turn_model():
+            text = (f"At this decision the coach compares what each choice leaves Player "
+                    f"{engine.turn_player + 1}'s turn worth: the points that turn brings on "
+                    "average.")
+        elif win:
             text = ("The coach aims for the best chance to win the game (exact whole-game "
                     "solution); the charts of the next draw and of this turn's result describe "
                     "this turn's points.")
