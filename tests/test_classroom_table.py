@@ -217,13 +217,13 @@ def test_options_show_their_names_help_and_range_and_ask_before_ending_a_game():
     table.act("draw")  # a game in progress
     engine = table.engine
     log = list(engine.log)
-    sides.value = 8
+    sides.value = "8"
     assert table.engine is engine and engine.log == log  # not ended yet
     assert table.option_confirm.layout.display == "flex"
     assert "ends the game in progress" in table.option_confirm_text.value
     table.option_cancel_button.click()
-    assert table.engine is engine and table.variant.die_sides == 6 and sides.value == 6
-    sides.value = 8
+    assert table.engine is engine and table.variant.die_sides == 6 and sides.value == "6"
+    sides.value = "8"
     table.option_apply_button.click()
     assert table.engine is not engine and table.variant.die_sides == 8
     assert table.option_confirm.layout.display == "none"

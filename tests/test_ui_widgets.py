@@ -223,12 +223,13 @@ def test_bad_options_leave_a_message_and_the_rules_unchanged(name: str) -> None:
     assert table.message_is_error and "no_such_rule" in table.message
     assert table.variant == variant and table.engine is engine
     assert table.options == variant.options()
-    ints = [k for k, w in table._option_widgets.items() if type(w).__name__ == "IntText"]
+    ints = [k for k in table._option_widgets if type(getattr(variant, k)) is int]
     for key in ints:
-        table._option_widgets[key].value = -5
-        assert table.message_is_error and key in table.message
-        assert table.variant == variant and table.engine is engine
-        assert table._option_widgets[key].value == getattr(variant, key)
+        for typed in ("-5", "1e9", "twelve"):  # a number box would have read 1e9 as 19
+            table._option_widgets[key].value = typed
+            assert table.message_is_error and key in table.message, (key, typed)
+            assert table.variant == variant and table.engine is engine
+            assert table._option_widgets[key].value == str(getattr(variant, key))
     first = variant.option_names()[0]
     table.options = {**variant.options(), first: "maybe??"}
     assert table.message_is_error and first in table.message
@@ -246,15 +247,16 @@ def test_changing_an_option_starts_a_new_game(name: str) -> None:
         info = table.variant.option_info(key)
         if isinstance(value, bool):
             new: object = not value
-        elif isinstance(value, int) and type(widget).__name__ == "IntText":
+        elif isinstance(value, int):
             new = value + 1 if info.high is None or value < info.high else value - 1
         else:
             continue
         old_engine = table.engine
-        widget.value = new
+        widget.value = new if isinstance(new, bool) else str(new)
         assert not table.message_is_error, (key, new, table.message)
         assert table.engine is not old_engine
-        assert getattr(table.variant, key) == new == table._option_widgets[key].value
+        assert getattr(table.variant, key) == new
+        assert table._option_widgets[key].value == (new if isinstance(new, bool) else str(new))
         assert table.options[key] == new
         assert "new game" in table.message
         changed += 1
@@ -383,8 +385,10 @@ def test_seats_traits_and_buttons() -> None:
     table.add_seat_button.click()
     assert table.seats == ("human", "optimal", "optimal") and table.engine.players == 3
     table.seat_box.children[2].children[0].value = "threshold"
-    table.seat_box.children[2].children[1].value = 15
+    table.seat_box.children[2].children[1].value = "15"
     assert table.seats[2] == "threshold:15"
+    table.seat_box.children[2].children[1].value = "1e9"  # not read as 19
+    assert table.message_is_error and table.seats[2] == "threshold:15"
     table.remove_seat_button.click()
     table.remove_seat_button.click()
     assert table.seats == ("human",)

@@ -560,8 +560,11 @@ class GameTable(widgets.VBox):
             dropdown = widgets.Dropdown(options=SEAT_CHOICES, value=kind,
                                         description=f"Player {index + 1}",
                                         layout=widgets.Layout(width="320px"))
-            t_box = widgets.IntText(value=int(arg) if arg.lstrip("-").isdigit() else 20,
-                                    description="T", layout=widgets.Layout(width="140px"))
+            # Text, not IntText: a number box drops what it cannot read ("1e9" became 19);
+            # the seat parser refuses a bad threshold with one line
+            t_box = widgets.Text(value=arg if arg.lstrip("-").isdigit() else "20",
+                                 description="T", continuous_update=False,
+                                 layout=widgets.Layout(width="140px"))
             t_box.layout.display = "flex" if kind == "threshold" else "none"
             dropdown.observe(self._guarded(self._on_seat_widget), names="value")
             t_box.observe(self._guarded(self._on_seat_widget), names="value")
@@ -614,9 +617,9 @@ class GameTable(widgets.VBox):
                       "tooltip": f"{f.name}: {help_text}"}
             if hint is bool:
                 w: widgets.Widget = widgets.Checkbox(value=bool(value), indent=False, **common)
-            elif hint is int:
-                w = widgets.IntText(value=int(value), layout=widgets.Layout(width="260px"),
-                                    **common)
+            elif hint is int:  # read as typed (see the seats' T box), checked by coerce_option
+                w = widgets.Text(value=str(value), continuous_update=False,
+                                 layout=widgets.Layout(width="260px"), **common)
             else:
                 w = widgets.Text(value=format_option(value), continuous_update=False,
                                  layout=widgets.Layout(width="420px"), **common)
@@ -688,7 +691,6 @@ class GameTable(widgets.VBox):
             for name, w in self._option_widgets.items():
                 value = getattr(self.variant, name)
                 w.value = (bool(value) if isinstance(w, widgets.Checkbox) else
-                           int(value) if isinstance(w, widgets.IntText) else
                            format_option(value))
             self.preset_dropdown.value = self._matching_preset()
         finally:
