@@ -855,6 +855,12 @@ class IncanGoldLevelGraph:
         self.a_value = np.array([sum(v for j, v in enumerate(self.artifact_values) if m >> j & 1)
                                  for m in masks], np.int64)
         self.popcount = np.array([i.bit_count() for i in range(1 << _WIDTH["inside"])], np.int64)
+        # Bit j set where other j's threshold is reached, per amount carried (a look-up instead
+        # of a pass per explorer: the leavers are ``inside & reached[carried]``).
+        carried = np.arange(1 << _WIDTH["carried"], dtype=np.int64)
+        self._reached = carried * 0
+        for j, threshold in enumerate(others):
+            self._reached |= (carried >= threshold).astype(np.int64) << j
         self._last_leave: tuple[Any, Any] | None = None
         # What a treasure of class i adds to a code with k explorers inside (k = 1..8): one
         # fewer of the class, gems // k carried, the remainder on the path.
@@ -939,10 +945,7 @@ class IncanGoldLevelGraph:
 
     # ---- leaving ---------------------------------------------------------------------------
     def _leavers(self, carried: Any, inside: Any) -> Any:
-        leavers = inside * 0
-        for j, threshold in enumerate(self.others):
-            leavers = leavers | (inside & (1 << j)) * (carried >= threshold)
-        return leavers
+        return inside & self._reached[carried]
 
     def _leave(self, codes: Any) -> tuple[Any, Any]:
         """``(what leaving banks as floats, NaN where it is not legal; leaving is legal and
@@ -959,20 +962,29 @@ class IncanGoldLevelGraph:
         sigma = self.t_gems[t] + self.a_value[m]
         danger = self.struct_danger[sid]
         decision = _field(codes, "kind") == 0
-        if self.others and inside.any():
-            path, arts = _field(codes, "path"), _field(codes, "arts")
+        # Alone: leaving banks C (the solo rule); in company (computed on those codes only):
+        # the group model's leave value and its two bounds.
+        leave = c
+        optimal = sigma <= danger * c
+        company = np.flatnonzero(inside) if self.others else ()
+        if len(company):
+            c, inside, path = c[company], inside[company], _field(codes[company], "path")
+            arts = _field(codes[company], "arts")
+            t, m, sid = t[company], m[company], sid[company]
+            sigma, danger = sigma[company], danger[company]
             leavers = self.popcount[self._leavers(c, inside)]
-            leave = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
+            in_company = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
             n = self.struct_size[sid] + self.t_count[t] + self.a_count[m]
             total = c + path + arts
-            optimal = np.where(
-                inside == 0, sigma <= danger * c,
-                ((sigma <= danger * total) & (n * leave >= n * total + sigma - danger * total))
-                | ((n - danger) * (total + sigma) <= n * leave))
-        else:  # alone: leaving banks C (the solo rule)
-            leave = c
-            optimal = sigma <= danger * c
-        result = (np.where(decision, leave.astype(float), np.nan), optimal & decision)
+            leave = leave.copy()
+            leave[company] = in_company
+            optimal[company] = (
+                ((sigma <= danger * total)
+                 & (n * in_company >= n * total + sigma - danger * total))
+                | ((n - danger) * (total + sigma) <= n * in_company))
+        value = leave.astype(float)
+        value[~decision] = np.nan
+        result = (value, optimal & decision)
         self._last_leave = (codes, result)
         return result
 
