@@ -131,6 +131,24 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"drawn": "Ad", "others": "3,6,9,12,15,18,21"}, False),
     ("incan-gold", "r5, 4 traps out, 5 art., 3 expl.", {},
      {"round": 5, "removed": "5s 9s Ks 2s", "drawn": "Ad", "others": "10,10"}, False),
+    # Distinct thresholds (each a threshold bot's own T): the lower and the more distinct,
+    # the more states (a survey of round 1-3 positions: 5,10,15 and 1-7 were the largest).
+    ("incan-gold", "r2 start, 4 expl., T 5,10,15", {}, {"round": 2, "others": "5,10,15"}, True),
+    ("incan-gold", "r3 after Ad, 3 expl., T 5,10", {},
+     {"round": 3, "drawn": "Ad", "others": "5,10"}, True),
+    ("incan-gold", "r1 after Ad, 8 expl., T 1-7", {},
+     {"drawn": "Ad", "others": "1,2,3,4,5,6,7"}, True),
+    # The table's 4-explorer game with bots optimal (assumed 10), cautious (10), greedy (30):
+    # a round's first decision as the page builds it (carried, path, artifacts), and round 5
+    # with four traps out and every artifact still in (the largest deck).
+    ("incan-gold", "table r2 after JK, 10,10,30", {},
+     {"round": 2, "drawn": "JK", "others": "10,10,30", "carried": 3, "path": 3,
+      "artifacts": 0}, False),
+    ("incan-gold", "table r3 after 7s, 10,10,30", {},
+     {"round": 3, "drawn": "7s", "others": "10,10,30", "carried": 0, "path": 0,
+      "artifacts": 0}, False),
+    ("incan-gold", "r5, 4 traps out, 5 art., 10,10,30", {},
+     {"round": 5, "removed": "5s 9s Ks 2s", "drawn": "Ad", "others": "10,10,30"}, True),
     ("hit-list", "start, standard", {}, {}, False),
     ("hit-list", "start, high stakes", {"silent_assassin": True, "ghost": True,
                                         "rival_interference": True, "one_last_job": True,

@@ -806,6 +806,18 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 #: do not fit is attempted.  Thresholds the remaining gems seldom reach store far fewer
 #: (3-21 by threes: 0.17; 6-18 by twos: 0.01), which the estimate does not see.
 GROUP_LEVEL_SHARE = 5 / 8
+#: The level budget of a round with other explorers (``max_states`` of its level graph, in
+#: place of the 5 million of other games): the table's 4-explorer game (bots at 10, 10 and 30)
+#: in round 5 with four traps out and all five artifacts in stores 15.0 million states (about
+#: 31 s of CPU and 585 MB at its peak on the 2-core machine), so a page with the largest deck
+#: answers, slowly and with its progress bar, instead of refusing.
+GROUP_LEVEL_MAX_STATES = 16_000_000
+#: A round in company is refused up front only when :data:`GROUP_LEVEL_SHARE` of its estimate
+#: is this many times the budget: the estimate is 0.1-1.4 times what a solve stores (measured:
+#: the table's bots at 10, 10, 30 store 0.1-0.7 of it, thresholds 5, 10, 15 in round 2 store
+#: 1.4 times it), so a position whose estimate is over the budget is still tried, and the
+#: solve's own count stops one that really is larger.
+GROUP_REFUSAL_FACTOR = 4
 
 
 def _field(codes: Any, name: str) -> Any:
@@ -832,6 +844,8 @@ class IncanGoldLevelGraph:
         self.deck = deck
         self.others = others
         self._solo = solo  # the round's solo model: its deck summaries size the estimate
+        if others:
+            self.max_states = GROUP_LEVEL_MAX_STATES  # the level solver's budget (levels.py)
         self.structs = reachable_structs(trap_structure(deck.traps, 0))
         self.struct_id = {s: i for i, s in enumerate(self.structs)}
         moves = [struct_moves(s) for s in self.structs]
@@ -872,16 +886,24 @@ class IncanGoldLevelGraph:
 
     def estimated_states(self, state: IGState) -> int | None:
         """About how many states a level solve from ``state`` stores: :func:`estimate_states`,
-        times :data:`GROUP_LEVEL_SHARE` while other explorers are inside.  (That estimate
-        sizes the recursion's memo, exact mode's above all, and stays as it is.)  ``None``
-        without the round's solo model: no estimate, the solve's own count decides."""
+        times :data:`GROUP_LEVEL_SHARE` while other explorers are inside, at most the budget
+        (:data:`GROUP_LEVEL_MAX_STATES`: the solve's own count stops a larger one) unless it
+        is :data:`GROUP_REFUSAL_FACTOR` times the budget (refused up front).  (The model's
+        estimate sizes the recursion's memo, exact mode's above all, and stays as it is.)
+        ``None`` without the round's solo model: no estimate, the solve's own count
+        decides."""
         if self._solo is None:
             return None
         estimate = estimate_states(self._solo, state, self.others)
         if estimate is None or state[0] == "end" or len(state) == 5 or not self.others:
             return estimate
         inside = state[5] if state[0] == "in" else 1
-        return max(1, int(estimate * GROUP_LEVEL_SHARE)) if inside else estimate
+        if not inside:
+            return estimate
+        share = max(1, int(estimate * GROUP_LEVEL_SHARE))
+        if share > GROUP_REFUSAL_FACTOR * GROUP_LEVEL_MAX_STATES:
+            return share
+        return min(share, GROUP_LEVEL_MAX_STATES)
 
     # ---- codes ---------------------------------------------------------------------------
     def code(self, state: IGState) -> int | None:
@@ -1495,8 +1517,10 @@ class IncanGoldEngine(Engine):
                 "out of the game": out, "artifacts to come": to_come}
 
     def others_in_turn(self) -> tuple[int, ...]:
-        """The other explorers still inside this round (their choices share the decider's
-        gems)."""
+        """The other explorers in this round with the decider (their choices share its gems):
+        at a decision those still inside; at the entrance every other explorer (all enter)."""
+        if self.phase == "enter":
+            return tuple(range(1, self.players))
         if self.phase != "decide":
             return ()
         me = self.current_player
@@ -1504,9 +1528,9 @@ class IncanGoldEngine(Engine):
 
     def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
         """The solo model of this round (built at its start, so solvers are reused) at the
-        current decider's state.  With several explorers this is a simplification: the decider
-        is modelled as alone from now on (every later gem its own, the path and artifacts its
-        own on leaving)."""
+        current decider's state: the position of a lone explorer.  With other explorers in the
+        round the table analyses the group model instead (:meth:`others_in_turn`,
+        :meth:`position_flags` and ``--others``); the bots' own round solve uses this one."""
         model = IncanGoldTurnModel(self.variant, self.round_deck)
         if self.phase == "over":
             raise PositionError("the game is over")
