@@ -637,3 +637,16 @@ def test_large_rounds_in_company_are_tried_not_refused_up_front() -> None:
     for exact in (False, True):
         with pytest.raises(TooManyStates):
             TurnSolver(huge, exact=exact).analyse(start)
+
+
+def test_group_positions_are_described_in_plain_words() -> None:
+    """The coach's description of a group position names the others' rule, not symbols."""
+    model, state = incan_gold_position(V, others="10,10,30")
+    assert model.describe(state) == ("round start: you and 3 other explorers enter; they leave "
+                                     "once carrying 10, 10 and 30 gems")
+    model, state = incan_gold_position(V, drawn="Kd 9d JK", others="5,30")
+    # K♦ 13 among three: 4 each, 1 on the path; 9♦: 3 each (7 carried); the explorer at 5
+    # leaves alone and takes the path; the joker 15 between two: 7 each (14), 1 on the path
+    assert model.describe(state) == (
+        "you and another explorer (1 left before) are inside carrying 14 gems each; it leaves "
+        "once carrying 30 gems; path 1 gem, artifacts on the path worth 0")

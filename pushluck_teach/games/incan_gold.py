@@ -525,6 +525,11 @@ def _gems(count: int) -> str:
     return "1 gem" if count == 1 else f"{count} gems"
 
 
+def _and_list(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 # --------------------------------------------------------------------------------------------
 # Several explorers (issue 4, item 4)
 
@@ -730,11 +735,19 @@ class IncanGoldGroupModel(TurnModel[IGState]):
         if state[0] == "end":
             return "a trap sprang: the round is lost" if state[2] else f"left with {state[1]}"
         if len(state) == 5:
-            return "alone: " + self._solo.describe(state)
+            return "the others have left: " + self._solo.describe(state)
         _, _, _, _, c, inside, path, arts = state
-        who = ", ".join(f"T={t} " + ("inside" if inside >> j & 1 else "left")
-                        for j, t in enumerate(self.others))
-        return f"everyone inside carries {c}; others: {who}; path {path} gems, artifacts {arts}"
+        staying = [t for j, t in enumerate(self.others) if inside >> j & 1]
+        gone = len(self.others) - len(staying)
+        one = len(staying) == 1
+        names = "another explorer" if one else f"{len(staying)} other explorers"
+        rule = (f"{'it leaves' if one else 'they leave'} once carrying "
+                f"{_and_list([str(t) for t in staying])} gems")
+        if state[0] == "start":
+            return f"round start: you and {names} enter; {rule}"
+        left = f" ({gone} left before)" if gone else ""
+        return (f"you and {names}{left} are inside carrying {_gems(c)} each; {rule}; path "
+                f"{_gems(path)}, artifacts on the path worth {arts}")
 
     def outcome_label(self, state: IGState, next_state: IGState) -> str:
         """The flipped card, as short as the solo model's labels (a chart's category axis
