@@ -813,11 +813,10 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 #: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured,
 #: issue 9): others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
 #: 12, 16: 0.49; seven from 1-7: 0.53, 2-14: 0.43; 3-11 by twos: 0.61; round 2 with 3-12 by
-#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99.  At 5/8 the
-#: level budget's refusal up front stops none of those that fit in it (4, 8, 12, 16: 3.07
-#: million stored, 4.6 s; round 3 with 5 and 10: 3.47 million, 4.1 s) and none of those that
-#: do not fit is attempted.  Thresholds the remaining gems seldom reach store far fewer
-#: (3-21 by threes: 0.17; 6-18 by twos: 0.01), which the estimate does not see.
+#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99; round 2's
+#: start with 5, 10, 15: 1.40.  Thresholds the remaining gems seldom reach store far fewer
+#: (3-21 by threes: 0.17; 6-18 by twos: 0.01; the table's bots at 10, 10, 30: 0.10-0.68),
+#: which the estimate does not see: hence :data:`GROUP_REFUSAL_FACTOR`.
 GROUP_LEVEL_SHARE = 5 / 8
 #: The level budget of a round with other explorers (``max_states`` of its level graph, in
 #: place of the 5 million of other games): the table's 4-explorer game (bots at 10, 10 and 30)
