@@ -153,7 +153,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
     ("incan-gold", "table r3 after 7s, 4 expl. 10,10,30", {},
      {"round": 3, "drawn": "7s", "others": "10,10,30", "carried": 0, "path": 0,
       "artifacts": 0}, False),
-    ("incan-gold", "r5, 4 traps out, 5 art., 4 expl. 10,10,30", {},
+    ("incan-gold", "r5, 4 out, 5 art., 4 expl. 10,10,30", {},
      {"round": 5, "removed": "5s 9s Ks 2s", "drawn": "Ad", "others": "10,10,30"}, True),
     ("hit-list", "start, standard", {}, {}, False),
     ("hit-list", "start, high stakes", {"silent_assassin": True, "ghost": True,
