@@ -34,8 +34,13 @@ values ship (``solve.turn_tables``: the jack's to its first card, the queen's to
 the time is the load and its check solve). The last
 field of a case marks positions the baseline is not run on (minutes and gigabytes for the
 plain recursion).
-Incan Gold's largest group position (round 5, all five artifacts in, three explorers) is
-refused or answered as its estimate says.
+Incan Gold's group positions with distinct thresholds (threshold bots' own T) come from a
+survey of round 1-3 positions (one card flipped, or a round's start) with 2-8 explorers: the
+lower and the more distinct the thresholds, the more states (1-7 and 5,10,15 stored the most;
+3-21 a third of 1-7, 6-18 almost none); beside them the table's four-explorer game (bots
+optimal, cautious, greedy: 10, 10, 30) at a round's first decision as the page builds it, and
+in round 5 with the largest deck, the largest position the group's budget answers (15.0
+million stored). ``--only expl`` runs every group position.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident
 memory measured alone (``ru_maxrss``, minus the process's size before the solve).  The baseline
@@ -53,7 +58,8 @@ The next-draw column times what the page shows first: the next draw's outcomes a
 from a cold exact-mode solver of their own (exact fractions, as the page computes them), before
 and apart from the analysis (it included loading the shipped table before: about 100 ms).
 Targets (2-core machine): float <= 1 s, exact <= 10 s, next-draw outcomes <= 100 ms.
-Run:  .venv/bin/python benchmarks/bench_worst_positions.py [--quick] [--no-baseline] [GAME ...]
+Run:  .venv/bin/python benchmarks/bench_worst_positions.py [--quick] [--no-baseline]
+[--only TEXT] [GAME ...]
 """
 
 from __future__ import annotations
@@ -131,6 +137,24 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
      {"drawn": "Ad", "others": "3,6,9,12,15,18,21"}, False),
     ("incan-gold", "r5, 4 traps out, 5 art., 3 expl.", {},
      {"round": 5, "removed": "5s 9s Ks 2s", "drawn": "Ad", "others": "10,10"}, False),
+    # Distinct thresholds (each a threshold bot's own T): the lower and the more distinct,
+    # the more states (a survey of round 1-3 positions: 5,10,15 and 1-7 were the largest).
+    ("incan-gold", "r2 start, 4 expl., T 5,10,15", {}, {"round": 2, "others": "5,10,15"}, True),
+    ("incan-gold", "r3 after Ad, 3 expl., T 5,10", {},
+     {"round": 3, "drawn": "Ad", "others": "5,10"}, True),
+    ("incan-gold", "r1 after Ad, 8 expl., T 1-7", {},
+     {"drawn": "Ad", "others": "1,2,3,4,5,6,7"}, True),
+    # The table's 4-explorer game with bots optimal (assumed 10), cautious (10), greedy (30):
+    # a round's first decision as the page builds it (carried, path, artifacts), and round 5
+    # with four traps out and every artifact still in (the largest deck).
+    ("incan-gold", "table r2 after JK, 4 expl. 10,10,30", {},
+     {"round": 2, "drawn": "JK", "others": "10,10,30", "carried": 3, "path": 3,
+      "artifacts": 0}, False),
+    ("incan-gold", "table r3 after 7s, 4 expl. 10,10,30", {},
+     {"round": 3, "drawn": "7s", "others": "10,10,30", "carried": 0, "path": 0,
+      "artifacts": 0}, False),
+    ("incan-gold", "r5, 4 out, 5 art., 4 expl. 10,10,30", {},
+     {"round": 5, "removed": "5s 9s Ks 2s", "drawn": "Ad", "others": "10,10,30"}, True),
     ("hit-list", "start, standard", {}, {}, False),
     ("hit-list", "start, high stakes", {"silent_assassin": True, "ghost": True,
                                         "rival_interference": True, "one_last_job": True,
@@ -278,6 +302,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--quick", action="store_true", help="one position per game")
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the baseline recursion (its figures print as nan)")
+    parser.add_argument("--only", metavar="TEXT", default="",
+                        help="only the positions whose label contains TEXT (e.g. 'expl.')")
     args = parser.parse_args(argv)
     quick, baseline, games = args.quick, not args.no_baseline, args.games
     unknown = [game for game in games if game not in known]
@@ -287,7 +313,8 @@ def main(argv: list[str]) -> None:
     print(f"{'game':<16}{'position':<38}{'mode':<6}{'states':>9}{'new s':>8}{'wall s':>8}"
           f"{'next ms':>8}{'MB':>6}{'base s':>8}{'base MB':>8}{'speed-up':>9}")
     for game, label, _, _, refused in CASES:
-        if (games and game not in games) or (quick and label not in QUICK):
+        if (games and game not in games) or (quick and label not in QUICK) \
+                or args.only not in label:
             continue
         for exact in (False, True):
             new = run_isolated(f"{game}/{label}", "new", exact, timeout=300)

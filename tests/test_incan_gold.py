@@ -488,6 +488,11 @@ LEVEL_POSITIONS = [
     {"round": 3, "removed": "6h 2s", "drawn": "Kd 8h 3s", "others": "10,10"},
     {"drawn": "Kd Kh JK As 5s 9s", "others": "20,40"},
     {"round": 5, "removed": "4h 6h", "drawn": "Jh Jd 9h 8h", "others": "1,7,30"},
+    # Hard positions: the table's four explorers (bots at 10, 10, 30) at a round's first
+    # decision, and three distinct low thresholds a card later.
+    {"round": 2, "drawn": "JK", "carried": "3", "path": "3", "artifacts": "0",
+     "others": "10,10,30"},
+    {"round": 2, "drawn": "Ad 9h", "others": "2,5,8"},
 ]
 
 
@@ -591,3 +596,57 @@ def test_four_different_thresholds_are_answered_in_float_mode() -> None:
     mean = sum(w * solver.value(nxt) for w, nxt in pairs) / sum(w for w, _ in pairs)
     assert abs(max(mean, analysis.ev_stop) - analysis.ev_optimal) < 1e-9
     assert solver.states_solved() == stored  # read from the table, nothing solved again
+
+
+def test_the_round_start_in_company_is_the_group_model() -> None:
+    """At the entrance every explorer enters, so the position the page and its command
+    analyse names every other explorer (the group model), and its value is below the lone
+    explorer's: a shared round never gives more than a lone one (each treasure is split)."""
+    engine = SPEC.new_engine(V, players=4, seed=3)
+    assert engine.legal_actions() == (DRAW,)
+    assert engine.others_in_turn() == (1, 2, 3)
+    flags = {**engine.position_flags(), "others": "10,10,30"}
+    model, state = SPEC.position_from_flags(V, flags)
+    assert isinstance(model, IncanGoldGroupModel) and state[0] == "start"
+    assert state[5] == 0b111  # all three inside
+    solo, alone = engine.turn_position()
+    together = TurnSolver(model).value(state)
+    assert 0 < together < TurnSolver(solo).value(alone)
+    solo_engine = SPEC.new_engine(V, players=1, seed=3)
+    assert solo_engine.others_in_turn() == ()
+
+
+def test_large_rounds_in_company_are_tried_not_refused_up_front() -> None:
+    """The table's four explorers (bots at 10, 10, 30) in round 5 with four traps out and all
+    five artifacts in: the model's estimate (35 million) is over every budget, yet the level
+    solve is tried (it stores 15.0 million, within its own budget) and sized at that budget;
+    seven distinct low thresholds there (estimated at 494 million) are refused at once, in
+    float and exact mode."""
+    from pushluck_teach.games.incan_gold import GROUP_LEVEL_MAX_STATES
+    from pushluck_teach.solve.turn import TooManyStates
+
+    model, state = incan_gold_position(V, round=5, removed="5s 9s Ks 2s", drawn="Ad",
+                                       others="10,10,30")
+    solver = TurnSolver(model)
+    assert model.estimated_states(state) > GROUP_LEVEL_MAX_STATES
+    assert solver.estimated_states(state) == GROUP_LEVEL_MAX_STATES
+    assert solver.level_max_states == GROUP_LEVEL_MAX_STATES
+    assert solver._over_budget(state)[1] is None  # noqa: SLF001 - not refused up front
+    huge, start = incan_gold_position(V, round=5, removed="5s 9s Ks 2s", drawn="Ad",
+                                      others="1,2,3,4,5,6,7")
+    for exact in (False, True):
+        with pytest.raises(TooManyStates):
+            TurnSolver(huge, exact=exact).analyse(start)
+
+
+def test_group_positions_are_described_in_plain_words() -> None:
+    """The coach's description of a group position names the others' rule, not symbols."""
+    model, state = incan_gold_position(V, others="10,10,30")
+    assert model.describe(state) == ("round start: you and 3 other explorers enter; they leave "
+                                     "once carrying 10, 10 and 30 gems")
+    model, state = incan_gold_position(V, drawn="Kd 9d JK", others="5,30")
+    # K♦ 13 among three: 4 each, 1 on the path; 9♦: 3 each (7 carried); the explorer at 5
+    # leaves alone and takes the path; the joker 15 between two: 7 each (14), 1 on the path
+    assert model.describe(state) == (
+        "you and another explorer (1 left before) are inside carrying 14 gems each; it leaves "
+        "once carrying 30 gems; path 1 gem, artifacts on the path worth 0")

@@ -168,8 +168,9 @@ def test_a_huge_position_is_refused_up_front_with_an_estimate() -> None:
 
 def test_the_cli_answers_the_jack_relic_turn_start_at_once_and_refuses_a_larger_turn() -> None:
     """The jack relic's turn start (12.4 million stored states) is answered from the shipped
-    start values; an Incan Gold position with seven other explorers at seven thresholds
-    (estimated at 19 million states) is refused in one line, at once."""
+    start values; an Incan Gold position with seven other explorers at seven low thresholds
+    in round 5 with the largest deck (estimated at 309 million stored states, twenty times the
+    group's budget) is refused in one line, at once."""
     def odds(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
         begin = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "pushluck_teach.cli", "odds", *args],
@@ -179,7 +180,8 @@ def test_the_cli_answers_the_jack_relic_turn_start_at_once_and_refuses_a_larger_
     done, seconds = odds("captain-seven", "--relic", "J", "--option", "relics=true")
     assert done.returncode == 0 and seconds < 60, done.stderr  # start-up on a loaded machine
     assert "EV under optimal play            34.80989" in done.stdout
-    refused, seconds = odds("incan-gold", "--drawn", "Ad", "--others", "3,6,9,12,15,18,21")
+    refused, seconds = odds("incan-gold", "--round", "5", "--removed", "5s 9s Ks 2s",
+                            "--drawn", "Ad", "--others", "1,2,3,4,5,6,7")
     assert refused.returncode == 2 and seconds < 60
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1 and "solver states" in lines[0] and "Traceback" not in refused.stderr

@@ -75,8 +75,9 @@ def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes
 
 
 def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() -> None:
-    spec = get_game("incan-gold")  # seven other explorers at seven thresholds: refused
-    model, state = spec.position(spec.variant_cls(), drawn="Ad", others="3,6,9,12,15,18,21")
+    spec = get_game("incan-gold")  # seven low thresholds, the largest deck: refused
+    model, state = spec.position(spec.variant_cls(), round=5, removed="5s 9s Ks 2s",
+                                 drawn="Ad", others="1,2,3,4,5,6,7")
     panel = AnalysisPanel()
     numbers = panel.show(model, state)
     # plain words on the page (the command keeps the state counts and the budget)

@@ -527,6 +527,11 @@ def _gems(count: int) -> str:
     return "1 gem" if count == 1 else f"{count} gems"
 
 
+def _and_list(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 # --------------------------------------------------------------------------------------------
 # Several explorers (issue 4, item 4)
 
@@ -732,11 +737,19 @@ class IncanGoldGroupModel(TurnModel[IGState]):
         if state[0] == "end":
             return "a trap sprang: the round is lost" if state[2] else f"left with {state[1]}"
         if len(state) == 5:
-            return "alone: " + self._solo.describe(state)
+            return "the others have left: " + self._solo.describe(state)
         _, _, _, _, c, inside, path, arts = state
-        who = ", ".join(f"T={t} " + ("inside" if inside >> j & 1 else "left")
-                        for j, t in enumerate(self.others))
-        return f"everyone inside carries {c}; others: {who}; path {path} gems, artifacts {arts}"
+        staying = [t for j, t in enumerate(self.others) if inside >> j & 1]
+        gone = len(self.others) - len(staying)
+        one = len(staying) == 1
+        names = "another explorer" if one else f"{len(staying)} other explorers"
+        rule = (f"{'it leaves' if one else 'they leave'} once carrying "
+                f"{_and_list([str(t) for t in staying])} gems")
+        if state[0] == "start":
+            return f"round start: you and {names} enter; {rule}"
+        left = f" ({gone} left before)" if gone else ""
+        return (f"you and {names}{left} are inside carrying {_gems(c)} each; {rule}; path "
+                f"{_gems(path)}, artifacts on the path worth {arts}")
 
     def outcome_label(self, state: IGState, next_state: IGState) -> str:
         """The flipped card, as short as the solo model's labels (a chart's category axis
@@ -802,12 +815,23 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 #: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured,
 #: issue 9): others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
 #: 12, 16: 0.49; seven from 1-7: 0.53, 2-14: 0.43; 3-11 by twos: 0.61; round 2 with 3-12 by
-#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99.  At 5/8 the
-#: level budget's refusal up front stops none of those that fit in it (4, 8, 12, 16: 3.07
-#: million stored, 4.6 s; round 3 with 5 and 10: 3.47 million, 4.1 s) and none of those that
-#: do not fit is attempted.  Thresholds the remaining gems seldom reach store far fewer
-#: (3-21 by threes: 0.17; 6-18 by twos: 0.01), which the estimate does not see.
+#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99; round 2's
+#: start with 5, 10, 15: 1.40.  Thresholds the remaining gems seldom reach store far fewer
+#: (3-21 by threes: 0.17; 6-18 by twos: 0.01; the table's bots at 10, 10, 30: 0.10-0.68),
+#: which the estimate does not see: hence :data:`GROUP_REFUSAL_FACTOR`.
 GROUP_LEVEL_SHARE = 5 / 8
+#: The level budget of a round with other explorers (``max_states`` of its level graph, in
+#: place of the 5 million of other games): the table's 4-explorer game (bots at 10, 10 and 30)
+#: in round 5 with four traps out and all five artifacts in stores 15.0 million states (about
+#: 31 s of CPU and 585 MB at its peak on the 2-core machine), so a page with the largest deck
+#: answers, slowly and with its progress bar, instead of refusing.
+GROUP_LEVEL_MAX_STATES = 16_000_000
+#: A round in company is refused up front only when :data:`GROUP_LEVEL_SHARE` of its estimate
+#: is this many times the budget: the estimate is 0.1-1.4 times what a solve stores (measured:
+#: the table's bots at 10, 10, 30 store 0.1-0.7 of it, thresholds 5, 10, 15 in round 2 store
+#: 1.4 times it), so a position whose estimate is over the budget is still tried, and the
+#: solve's own count stops one that really is larger.
+GROUP_REFUSAL_FACTOR = 4
 
 
 def _field(codes: Any, name: str) -> Any:
@@ -834,6 +858,8 @@ class IncanGoldLevelGraph:
         self.deck = deck
         self.others = others
         self._solo = solo  # the round's solo model: its deck summaries size the estimate
+        if others:
+            self.max_states = GROUP_LEVEL_MAX_STATES  # the level solver's budget (levels.py)
         self.structs = reachable_structs(trap_structure(deck.traps, 0))
         self.struct_id = {s: i for i, s in enumerate(self.structs)}
         moves = [struct_moves(s) for s in self.structs]
@@ -857,6 +883,12 @@ class IncanGoldLevelGraph:
         self.a_value = np.array([sum(v for j, v in enumerate(self.artifact_values) if m >> j & 1)
                                  for m in masks], np.int64)
         self.popcount = np.array([i.bit_count() for i in range(1 << _WIDTH["inside"])], np.int64)
+        # Bit j set where other j's threshold is reached, per amount carried (a look-up instead
+        # of a pass per explorer: the leavers are ``inside & reached[carried]``).
+        carried = np.arange(1 << _WIDTH["carried"], dtype=np.int64)
+        self._reached = carried * 0
+        for j, threshold in enumerate(others):
+            self._reached |= (carried >= threshold).astype(np.int64) << j
         self._last_leave: tuple[Any, Any] | None = None
         # What a treasure of class i adds to a code with k explorers inside (k = 1..8): one
         # fewer of the class, gems // k carried, the remainder on the path.
@@ -868,16 +900,24 @@ class IncanGoldLevelGraph:
 
     def estimated_states(self, state: IGState) -> int | None:
         """About how many states a level solve from ``state`` stores: :func:`estimate_states`,
-        times :data:`GROUP_LEVEL_SHARE` while other explorers are inside.  (That estimate
-        sizes the recursion's memo, exact mode's above all, and stays as it is.)  ``None``
-        without the round's solo model: no estimate, the solve's own count decides."""
+        times :data:`GROUP_LEVEL_SHARE` while other explorers are inside, at most the budget
+        (:data:`GROUP_LEVEL_MAX_STATES`: the solve's own count stops a larger one) unless it
+        is :data:`GROUP_REFUSAL_FACTOR` times the budget (refused up front).  (The model's
+        estimate sizes the recursion's memo, exact mode's above all, and stays as it is.)
+        ``None`` without the round's solo model: no estimate, the solve's own count
+        decides."""
         if self._solo is None:
             return None
         estimate = estimate_states(self._solo, state, self.others)
         if estimate is None or state[0] == "end" or len(state) == 5 or not self.others:
             return estimate
         inside = state[5] if state[0] == "in" else 1
-        return max(1, int(estimate * GROUP_LEVEL_SHARE)) if inside else estimate
+        if not inside:
+            return estimate
+        share = max(1, int(estimate * GROUP_LEVEL_SHARE))
+        if share > GROUP_REFUSAL_FACTOR * GROUP_LEVEL_MAX_STATES:
+            return share
+        return min(share, GROUP_LEVEL_MAX_STATES)
 
     # ---- codes ---------------------------------------------------------------------------
     def code(self, state: IGState) -> int | None:
@@ -941,10 +981,7 @@ class IncanGoldLevelGraph:
 
     # ---- leaving ---------------------------------------------------------------------------
     def _leavers(self, carried: Any, inside: Any) -> Any:
-        leavers = inside * 0
-        for j, threshold in enumerate(self.others):
-            leavers = leavers | (inside & (1 << j)) * (carried >= threshold)
-        return leavers
+        return inside & self._reached[carried]
 
     def _leave(self, codes: Any) -> tuple[Any, Any]:
         """``(what leaving banks as floats, NaN where it is not legal; leaving is legal and
@@ -961,20 +998,29 @@ class IncanGoldLevelGraph:
         sigma = self.t_gems[t] + self.a_value[m]
         danger = self.struct_danger[sid]
         decision = _field(codes, "kind") == 0
-        if self.others and inside.any():
-            path, arts = _field(codes, "path"), _field(codes, "arts")
+        # Alone: leaving banks C (the solo rule); in company (computed on those codes only):
+        # the group model's leave value and its two bounds.
+        leave = c
+        optimal = sigma <= danger * c
+        company = np.flatnonzero(inside) if self.others else ()
+        if len(company):
+            c, inside, path = c[company], inside[company], _field(codes[company], "path")
+            arts = _field(codes[company], "arts")
+            t, m, sid = t[company], m[company], sid[company]
+            sigma, danger = sigma[company], danger[company]
             leavers = self.popcount[self._leavers(c, inside)]
-            leave = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
+            in_company = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
             n = self.struct_size[sid] + self.t_count[t] + self.a_count[m]
             total = c + path + arts
-            optimal = np.where(
-                inside == 0, sigma <= danger * c,
-                ((sigma <= danger * total) & (n * leave >= n * total + sigma - danger * total))
-                | ((n - danger) * (total + sigma) <= n * leave))
-        else:  # alone: leaving banks C (the solo rule)
-            leave = c
-            optimal = sigma <= danger * c
-        result = (np.where(decision, leave.astype(float), np.nan), optimal & decision)
+            leave = leave.copy()
+            leave[company] = in_company
+            optimal[company] = (
+                ((sigma <= danger * total)
+                 & (n * in_company >= n * total + sigma - danger * total))
+                | ((n - danger) * (total + sigma) <= n * in_company))
+        value = leave.astype(float)
+        value[~decision] = np.nan
+        result = (value, optimal & decision)
         self._last_leave = (codes, result)
         return result
 
@@ -1546,8 +1592,10 @@ class IncanGoldEngine(Engine):
                 "out of the game": out, "artifacts to come": to_come}
 
     def others_in_turn(self) -> tuple[int, ...]:
-        """The other explorers still inside this round (their choices share the decider's
-        gems)."""
+        """The other explorers in this round with the decider (their choices share its gems):
+        at a decision those still inside; at the entrance every other explorer (all enter)."""
+        if self.phase == "enter":
+            return tuple(range(1, self.players))
         if self.phase != "decide":
             return ()
         me = self.current_player
@@ -1555,9 +1603,9 @@ class IncanGoldEngine(Engine):
 
     def turn_position(self) -> tuple[IncanGoldTurnModel, IGState]:
         """The solo model of this round (built at its start, so solvers are reused) at the
-        current decider's state.  With several explorers this is a simplification: the decider
-        is modelled as alone from now on (every later gem its own, the path and artifacts its
-        own on leaving)."""
+        current decider's state: the position of a lone explorer.  With other explorers in the
+        round the table analyses the group model instead (:meth:`others_in_turn`,
+        :meth:`position_flags` and ``--others``); the bots' own round solve uses this one."""
         model = IncanGoldTurnModel(self.variant, self.round_deck)
         if self.phase == "over":
             raise PositionError("the game is over")

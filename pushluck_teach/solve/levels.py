@@ -19,6 +19,9 @@ and whenever NumPy is missing: the pure-Python recursion stays complete) or a *l
 * ``transitions(codes, action)`` for every other action: ``(legal[n], weights[n, K],
   successors[n, K])``; where legal, the slots of positive weight read left to right are exactly
   ``model.transitions(state, action)`` (slots of weight 0 are padding);
+* optionally ``max_states``: the graph's own budget in stored states, in place of
+  :data:`LEVEL_MAX_STATES` (a graph whose states are cheap in time and memory, or whose
+  positions a page must answer, may take more);
 * optionally *inline* states, valued where they occur as successors, like proved stops, and
   never stored (a root is always stored; a :class:`LevelMemo` values one from its tables):
   ``inline(codes)``, their ``bool`` mask; ``inline_successors(codes)``, every code their values
@@ -93,6 +96,12 @@ LEVEL_MIN_STATES = 20_000
 # 1.1 s; no slower elsewhere; 1 << 11 and 1 << 10 are slower again).
 CHUNK = 1 << 12
 _TIE = 1e-12
+
+
+def graph_budget(graph: Any) -> int:
+    """The budget of a level solve of ``graph``: its own ``max_states`` or
+    :data:`LEVEL_MAX_STATES`."""
+    return int(getattr(graph, "max_states", LEVEL_MAX_STATES))
 
 
 def level_graph(model: TurnModel[Any]) -> Any:

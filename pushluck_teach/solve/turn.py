@@ -194,7 +194,7 @@ class TurnSolver(Generic[S]):
 
             self._graph = level_solver.level_graph(model)
             if self._graph is not None and max_states == DEFAULT_MAX_STATES:
-                self.level_max_states = level_solver.LEVEL_MAX_STATES
+                self.level_max_states = level_solver.graph_budget(self._graph)
         self._bust: dict[S, Any] = {}
         self._draw_once: dict[S, Any] = {}
         self._zero: Any = _rational(0) if exact else 0.0
