@@ -6,7 +6,7 @@ The rule (:class:`GradingRule`, stated in words under every answer box):
 * a **fraction** must be exactly equal to the answer when the answer is a fraction the student
   can count (equal fractions count: ``6/50`` and ``3/25`` are one answer);
 * a **decimal** or a **percentage** (``0.53``, ``53%``, ``53.47%``: both shapes are understood)
-  counts within a stated tolerance: ±0.5 percentage points for a probability, ±0.01 for
+  counts within a stated tolerance: ±0.2 percentage points for a probability, ±0.01 for
   an expected value (points or draws);
 * where the answer is not a countable fraction (a whole-game chance), a fraction counts within
   the same tolerance as a decimal.
@@ -88,7 +88,7 @@ class GradingRule:
     def describe(self) -> str:
         """The rule in words, shown under the answer box."""
         if self.probability:
-            near = "within ±0.5 percentage points of the answer"
+            near = "within ±0.2 percentage points of the answer"
             shapes = "a decimal or a percentage"
         else:
             near = "within ±0.01 of the answer"
@@ -127,14 +127,17 @@ class GradingRule:
             return False, "Not quite: count again, or press Show answer."
         if abs(typed.value - exact) <= self.tolerance:
             return True, "Right."
+        if abs(typed.value - exact) <= 5 * self.tolerance:
+            return False, ("Close, but not within the tolerance stated under the box: give one "
+                           "more digit.")
         return False, "Not quite: try again, or press Show answer."
 
 
-#: A probability the student can count (Lessons 1 and 7): fractions exact, ±0.5 points.
-COUNTED_PROBABILITY = GradingRule(probability=True, tolerance=Fraction(1, 200),
+#: A probability the student can count (Lessons 1 and 7): fractions exact, ±0.2 points.
+COUNTED_PROBABILITY = GradingRule(probability=True, tolerance=Fraction(1, 500),
                                   exact_fractions=True)
-#: A chance that is not a small fraction (Lesson 6's whole-game chances): ±0.5 points.
-CHANCE = GradingRule(probability=True, tolerance=Fraction(1, 200), exact_fractions=False)
+#: A chance that is not a small fraction (Lesson 6's whole-game chances): ±0.2 points.
+CHANCE = GradingRule(probability=True, tolerance=Fraction(1, 500), exact_fractions=False)
 #: An expected number (points, draws): fractions exact, decimals within ±0.01.
 EXPECTED_VALUE = GradingRule(probability=False, tolerance=Fraction(1, 100),
                              exact_fractions=True)

@@ -243,9 +243,9 @@ class MarkovChainLesson(widgets.VBox):
                 f"(SciPy: {facts.scipy_expected_draws:.6f}); expected steps (N·1): "
                 f"{escape(value_text(facts.expected_steps))}; ")
         else:
-            draws = ("<p class='pushluck-lesson-hidden'><i>The expected numbers of draws (N·d) "
-                     "and of steps (N·1) appear once you have answered the question below or "
-                     "pressed Show answer.</i></p><p>")
+            draws = ("<p class='pushluck-lesson-hidden'><i>Expected draws (N·d) and expected "
+                     "steps (N·1) appear once you have answered the question below or pressed "
+                     "Show answer.</i></p><p>")
         self.summary.value = (
             f"{draws}P(bust) = <b>{escape(probability_text(facts.p_bust))}</b>.</p>"
             "<table><tr><th>result</th><th>absorption probability (exact)</th>"
