@@ -163,7 +163,7 @@ class LuckVersusSkill(widgets.VBox):
         self._worker: LatestOnly[DuelResult] = LatestOnly("pushluck-duel")
         self.button = widgets.Button(description=f"Play {batch} more deal pairs",
                                      button_style="primary",
-                                     layout=widgets.Layout(width="auto"))
+                                     layout=widgets.Layout(width="max-content"))
         self.button.on_click(lambda _: self.play_batch())
         self.summary = widgets.HTML("<i>No matches played yet.</i>")
         self.figure = live_figure(
