@@ -172,7 +172,8 @@ class CheckAnswer(widgets.VBox):
 
     ``revealed`` turns true on a right answer or Show answer and false when the answer changes:
     a lesson observes it to show the elements that carry the answer.  ``answer_text`` writes
-    the answer when it is shown (default: :func:`value_text`); ``explanation`` is HTML shown
+    the answer when it is shown (default: :func:`probability_text` for a probability,
+    :func:`value_text` otherwise); ``explanation`` is HTML shown
     with it (the working, or what the answer means).
     """
 
