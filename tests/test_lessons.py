@@ -305,3 +305,36 @@ def test_lessons_3_and_5_clear_an_old_position_after_an_input_error():
     assert ERROR_COLOUR in variants.message.value and "5h" in variants.message.value
     assert variants.left_html.value == variants.right_html.value == ""
     assert not variants.figure.data[0].x and variants.question.answer is None
+
+
+def test_lesson_5_hides_optimal_play_until_answered():
+    lesson = L.RuleVariantsLesson(game="lands-uncharted", drawn="5h 9s 7c", left="standard",
+                                  right="buried-treasure")
+    assert lesson.left.label == "standard rules" and lesson.right.label == "Buried treasure"
+    assert lesson.figure not in lesson.row.children  # its results' means are the two values
+    assert "<td>optimal play</td><td>?</td>" in lesson.left_html.value
+    assert "<td>stop now</td><td>26</td>" in lesson.right_html.value
+    lesson.question.text.value = "4"
+    assert not lesson.question.revealed and lesson.figure not in lesson.row.children
+    lesson.question.reveal()
+    assert lesson.figure in lesson.row.children and lesson.hidden.value == ""
+    assert "<td>optimal play</td><td>26</td>" in lesson.right_html.value
+
+
+def test_lesson_5_whole_turn_comparison_counts_seconds_and_names_options():
+    import time
+
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.ui.lessons.rule_variants import WholeTurnComparison
+
+    presets = list(get_game("pig").presets)
+    comparison = WholeTurnComparison("pig", (presets[0], presets[-1]), tick=0.05)
+    assert "Computing both rule sets" in comparison.progress.value
+    spec_cls = comparison.comparison.spec.variant_cls
+    for name, control in comparison.comparison.a.controls.items():
+        assert control.description == spec_cls.option_info(name).label != name
+    deadline = time.monotonic() + 120
+    while comparison.comparison.status.startswith("Computing") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.3)
+    assert comparison.progress.value == "" and "computed" in comparison.comparison.status
