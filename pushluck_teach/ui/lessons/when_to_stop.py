@@ -159,8 +159,11 @@ class WhenToStopLesson(widgets.VBox):
         self.question.observe(lambda _: self._show(), "revealed")
         self.drawn.observe(lambda _: self.refresh(), "value")
         self.game.observe(self._new_game, "value")
+        # the note on what is hidden sits below the row (beside the bars it squeezes them)
+        self.hidden = widgets.HTML()
         super().__init__([widgets.HBox([self.game, self.drawn]), self.message,
-                          widgets.HBox([self.bars, self.summary]), self.question, *charts])
+                          widgets.HBox([self.bars, self.summary]), self.hidden, self.question,
+                          *charts])
         self.add_class("pushluck-lesson")
         self.projector_switch = add_projector_switch(self, figures_of(self))
         self.refresh()
@@ -197,11 +200,13 @@ class WhenToStopLesson(widgets.VBox):
             self.summary.value = (
                 f"<table class='pushluck-lesson-values'>{stop}"
                 "<tr><td>draw once, then stop</td><td>?</td></tr>"
-                "<tr><td>optimal play</td><td>?</td></tr></table>"
+                "<tr><td>optimal play</td><td>?</td></tr></table>")
+            self.hidden.value = (
                 "<p class='pushluck-lesson-hidden'><i>The other two values, and what the "
                 "one-step lookahead and the optimal policy say, appear once you have answered "
                 "the question below or pressed Show answer.</i></p>")
             return
+        self.hidden.value = ""
         agree = ("agree" if (facts.lookahead_action == "stop") == (facts.best_action == "stop")
                  else "<b>disagree</b>")
         self.summary.value = (
@@ -226,7 +231,7 @@ class WhenToStopLesson(widgets.VBox):
         """A bad position: the error line, and no bars, values or answer of an older one."""
         self.message.value = message_html(text, error=True)
         replace_figure(self.bars, choice_bars_figure(None))
-        self.summary.value = ""
+        self.summary.value = self.hidden.value = ""
         self._shown = None
         self.question.set_answer(None, no_answer="Fix the position first: " + text)
 
