@@ -106,16 +106,17 @@ def stop_values_figure(rows: Sequence[tuple[Any, StopFacts]], xtitle: str,
 def choice_bars_figure(facts: StopFacts | None, title: str = "This position", *,
                        answered: bool = True) -> go.Figure:
     """The three values as bars; before the question is answered (``answered`` False) only
-    "stop now" (the other two bars read "your answer first")."""
+    "stop now" (the other two read "? (answer first)")."""
     names = ["stop now", "draw once, then stop", "optimal play"]
     values = [None, None, None] if facts is None else [facts.ev_stop, facts.ev_draw_once,
                                                       facts.ev_optimal]
     texts = ["not allowed" if v is None else value_text(v) for v in values]
-    if not answered:
-        values[1:] = [None, None]
-        texts[1:] = ["your answer first", "your answer first"]
+    heights = [None if v is None else float(v) for v in values]
+    if not answered and facts is not None:  # a "?" on the floor where each bar will stand
+        heights[1:] = [0.0, 0.0]
+        texts[1:] = ["? (answer first)", "? (answer first)"]
     fig = go.Figure(go.Bar(
-        x=names, y=[None if v is None else float(v) for v in values],
+        x=names, y=heights,
         text=texts,
         textposition="outside", cliponaxis=False,
         marker={"color": [STOP_COLOUR, DRAW_ONCE_COLOUR, OPTIMAL_COLOUR]},
