@@ -63,21 +63,27 @@ def test_matches_needed() -> None:
 
 def test_luck_versus_skill_between_identical_bots() -> None:
     widget = LuckVersusSkill("lost-cities", "simple", "simple", options={"matches": 1},
-                             batch=3, first_batch=3, background=False, decision_worth=3.6)
+                             batch=8, first_batch=3, background=False, decision_worth=3.6)
     assert widget.result is not None and widget.result.pairs == 3
     assert widget.result.mean_difference == 0            # mirrored: the luck cancels exactly
-    assert "—" in widget.summary.value and "One good decision" in widget.summary.value
+    # three deal pairs: no interval, no count of matches, and the page says why
+    assert "interval" not in widget.summary.value.replace("too few deals for an interval", "")
+    assert "too few deals" in widget.summary.value and "One good decision" not in \
+        widget.summary.value
     widget.button.click()
-    assert widget.result.pairs == 6 and len(widget.figure.data[0].x) == 12
+    assert widget.result.pairs == 11 and len(widget.figure.data[0].x) == 22
+    assert "95 % interval" in widget.summary.value
+    assert "—" in widget.summary.value and "One good decision" in widget.summary.value
     with pytest.raises(RulesError, match="unknown bot"):
         LuckVersusSkill("lost-cities", "oracle", "simple", start=False)
 
 
 @pytest.mark.slow
 def test_luck_versus_skill_in_the_background() -> None:
-    widget = LuckVersusSkill("lost-cities", "odds", "simple", options={"matches": 1}, batch=4)
+    widget = LuckVersusSkill("lost-cities", "odds", "simple", options={"matches": 1}, batch=8)
     assert widget.result is not None and widget.result.pairs == 2      # the first batch
+    assert "too few deals" in widget.summary.value
     widget.play_batch()
     widget.wait()
-    assert widget.result.pairs == 6
+    assert widget.result.pairs == 10
     assert "ordinary matches" in widget.summary.value

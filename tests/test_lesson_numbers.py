@@ -43,7 +43,13 @@ def test_lesson_1_answer_is_the_hand_count():
     lesson = L.NextCardLesson(game="lands-uncharted", drawn="5h 9s", seed=1,
                               games=("lands-uncharted", "captain-seven", "hit-list"))
     assert lesson.question.answer == TA.lesson1() == Fraction(3, 25)
+    # before the question is answered the page counts cards (6 bust cards of 50), no 3/25
+    assert "3/25" not in lesson.counts.value and "0.12" not in lesson.counts.value
+    assert list(lesson.outcome_fig.data[0].y).count(6) == 1  # the bust bar: 3 fives, 3 nines
+    assert "3/25" not in lesson.path_fig.data[0].text
+    lesson.question.reveal()
     assert "data-exact='3/25'" in lesson.counts.value
+    assert "3/25" in lesson.path_fig.data[0].text
 
 
 def test_lesson_1_think_about_it_an_ace_makes_the_risk_fall_to_zero():
@@ -51,6 +57,7 @@ def test_lesson_1_think_about_it_an_ace_makes_the_risk_fall_to_zero():
     # so after 5h 9s Ah no card can end the turn (hand count: 0 dangerous cards).
     lesson = L.NextCardLesson(game="lands-uncharted", drawn="5h 9s Ah")
     assert lesson.question.answer == 0
+    lesson.question.reveal()
     bust_line = lesson.path_fig.data[0].y
     assert bust_line[2] == pytest.approx(3 / 25) and bust_line[3] == 0
 
@@ -63,7 +70,10 @@ def test_lesson_2_answer_is_453_over_50_by_hand():
                                 games=("pig", "lands-uncharted", "captain-seven", "hit-list"),
                                 totals_game="pig")
     assert lesson.question.answer == TA.lesson2() == Fraction(453, 50)
-    assert "453/50" in lesson.summary.value
+    assert "453/50" not in lesson.summary.value and "9.06" not in lesson.summary.value
+    assert "9.06" not in str(lesson.bars.data[0].text)
+    lesson.question.text.value = "9.06"
+    assert lesson.question.revealed and "453/50" in lesson.summary.value
 
 
 def test_lesson_2_text_lands_uncharted_draw_once_by_hand():

@@ -38,6 +38,9 @@ from pushluck_teach.ui.projector import add_projector_switch, chart_row
 from pushluck_teach.ui.theme import OKABE_ITO
 
 CHART_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["bluish_green"], OKABE_ITO["orange"])
+#: Fewer deal pairs than this give no interval and no "matches to tell apart" (the standard
+#: deviation of a handful of matches is itself too uncertain to build on).
+MIN_PAIRS_FOR_INTERVAL = 10
 
 
 def _json_path(data: Mapping[str, Any], path: str) -> Any:
@@ -159,7 +162,8 @@ class LuckVersusSkill(widgets.VBox):
         self.result: DuelResult | None = None
         self._worker: LatestOnly[DuelResult] = LatestOnly("pushluck-duel")
         self.button = widgets.Button(description=f"Play {batch} more deal pairs",
-                                     button_style="primary")
+                                     button_style="primary",
+                                     layout=widgets.Layout(width="max-content"))
         self.button.on_click(lambda _: self.play_batch())
         self.summary = widgets.HTML("<i>No matches played yet.</i>")
         self.figure = live_figure(
@@ -205,17 +209,25 @@ class LuckVersusSkill(widgets.VBox):
         low, high = r.interval
         need = r.matches_to_tell_apart()
         weak_wins = (r.b_wins + r.ties / 2) / len(r.differences)
-        self.summary.value = (
-            f"<p>{r.pairs} deals played twice (seats swapped): <b>{self.strong}</b> scores "
-            f"<b>{r.mean_difference:+.1f}</b> points a match more than <b>{self.weak}</b> "
-            f"(95 % interval {low:+.1f} to {high:+.1f}).</p>"
-            f"<p>The luck of one match: its difference has a standard deviation of "
-            f"<b>{r.match_sd:.1f}</b> points, so {self.weak} still wins "
-            f"<b>{weak_wins:.0%}</b> of single matches.</p>"
-            f"<p>To tell the better player from a luckier one (the mean edge two standard "
-            f"errors from 0) takes about <b>{need if need is not None else '—'}</b> ordinary "
-            f"matches: (1.96 × {r.match_sd:.1f} / {r.mean_difference:.1f})².</p>")
-        if self.decision_worth:
+        if r.pairs < MIN_PAIRS_FOR_INTERVAL:
+            self.summary.value = (
+                f"<p>{r.pairs} deal{'s' if r.pairs != 1 else ''} played twice (seats swapped): "
+                f"<b>{self.strong}</b> scores <b>{r.mean_difference:+.1f}</b> points a match "
+                f"more than <b>{self.weak}</b> so far. That is too few deals for an interval or "
+                f"for a count of matches: play at least {MIN_PAIRS_FOR_INTERVAL} deal pairs "
+                "(press the button).</p>")
+        else:
+            self.summary.value = (
+                f"<p>{r.pairs} deals played twice (seats swapped): <b>{self.strong}</b> scores "
+                f"<b>{r.mean_difference:+.1f}</b> points a match more than <b>{self.weak}</b> "
+                f"(95 % interval {low:+.1f} to {high:+.1f}).</p>"
+                f"<p>The luck of one match: its difference has a standard deviation of "
+                f"<b>{r.match_sd:.1f}</b> points, so {self.weak} still wins "
+                f"<b>{weak_wins:.0%}</b> of single matches.</p>"
+                f"<p>To tell the better player from a luckier one (the mean edge two standard "
+                f"errors from 0) takes about <b>{need if need is not None else '—'}</b> "
+                f"ordinary matches: (1.96 × {r.match_sd:.1f} / {r.mean_difference:.1f})².</p>")
+        if self.decision_worth and r.pairs >= MIN_PAIRS_FOR_INTERVAL:
             worth = self.decision_worth
             alone = matches_needed(worth, r.match_sd)
             self.summary.value += (

@@ -31,7 +31,7 @@ from pushluck_teach.ui.figures import (
     sync_widget_state,
     value_text,
 )
-from pushluck_teach.ui.lessons.answers import CheckAnswer
+from pushluck_teach.ui.lessons.answers import EXPECTED_VALUE, CheckAnswer
 from pushluck_teach.ui.lessons.common import (
     BAD_INPUT,
     LessonPosition,
@@ -171,7 +171,10 @@ class MarkovChainLesson(widgets.VBox):
         self.heatmap = as_widget(chain_heatmap_figure(_empty_chain()), "transition_matrix")
         self.graph = as_widget(chain_graph_figure(_empty_chain()), "turn_graph")
         self.question = CheckAnswer(
-            "How many draws does this turn make on average (the expected number of draws)?")
+            "How many draws does this turn make on average (the expected number of draws)?",
+            rule=EXPECTED_VALUE)
+        self._facts: ChainFacts | None = None
+        self.question.observe(lambda _: self._show_summary(), "revealed")
         self.drawn.observe(lambda _: self.refresh(), "value")
         self.game.observe(self._new_game, "value")
         for control in (self.policy, self.threshold):
@@ -210,6 +213,7 @@ class MarkovChainLesson(widgets.VBox):
             replace_figure_and_shapes(self.heatmap, chain_heatmap_figure(_empty_chain()))
             replace_figure(self.graph, chain_graph_figure(_empty_chain()))
             self.summary.value = ""
+            self._facts = None
             self.question.set_answer(None, no_answer="Pick a chain small enough to draw first.")
             return
         chain = facts.chain
@@ -217,21 +221,36 @@ class MarkovChainLesson(widgets.VBox):
             f"{chain.n_transient} transient and {chain.n_absorbing} absorbing states.")
         replace_figure_and_shapes(self.heatmap, chain_heatmap_figure(chain))
         replace_figure(self.graph, chain_graph_figure(chain))
+        self._facts = facts
+        self.question.set_answer(facts.expected_draws)
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """N's answers: the absorption probabilities at once, the expected numbers of draws and
+        steps once the question is answered (or Show answer pressed)."""
+        facts = self._facts
+        if facts is None:
+            return
         rows = "".join(
             f"<tr><td>{escape(str(r))}</td><td>{escape(probability_text(p))}</td>"
             f"<td>{facts.scipy_distribution[r]:.6f}</td></tr>"
             for r, p in facts.distribution.items()
         )
+        if self.question.revealed:
+            draws = (
+                "<p>Expected draws before absorption (N·d): "
+                f"<b>{escape(value_text(facts.expected_draws))}</b> "
+                f"(SciPy: {facts.scipy_expected_draws:.6f}); expected steps (N·1): "
+                f"{escape(value_text(facts.expected_steps))}; ")
+        else:
+            draws = ("<p class='pushluck-lesson-hidden'><i>Expected draws (N·d) and expected "
+                     "steps (N·1) appear once you have answered the question below or pressed "
+                     "Show answer.</i></p><p>")
         self.summary.value = (
-            "<p>Expected draws before absorption (N·d): "
-            f"<b>{escape(value_text(facts.expected_draws))}</b> "
-            f"(SciPy: {facts.scipy_expected_draws:.6f}); expected steps (N·1): "
-            f"{escape(value_text(facts.expected_steps))}; P(bust) = "
-            f"<b>{escape(probability_text(facts.p_bust))}</b>.</p>"
+            f"{draws}P(bust) = <b>{escape(probability_text(facts.p_bust))}</b>.</p>"
             "<table><tr><th>result</th><th>absorption probability (exact)</th>"
             f"<th>SciPy</th></tr>{rows}</table>"
         )
-        self.question.set_answer(facts.expected_draws)
 
 
 

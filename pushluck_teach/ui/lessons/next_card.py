@@ -23,7 +23,7 @@ from pushluck_teach.ui.figures import (
     short_fraction,
     sync_widget_state,
 )
-from pushluck_teach.ui.lessons.answers import CheckAnswer
+from pushluck_teach.ui.lessons.answers import COUNTED_PROBABILITY, CheckAnswer, hidden_note
 from pushluck_teach.ui.lessons.common import (
     BAD_INPUT,
     LessonPosition,
@@ -75,20 +75,40 @@ def bust_path(game: str, cards: Sequence[str], variant: Variant | None = None
     return points
 
 
-def next_card_figure(facts: NextCardFacts | None, title: str = "The next card") -> go.Figure:
-    """Bars: the probability of each outcome of one more draw; bust outcomes in vermillion."""
+def next_card_figure(facts: NextCardFacts | None, title: str = "The next card", *,
+                     cards_left: int | None = None) -> go.Figure:
+    """Bars: the probability of each outcome of one more draw; bust outcomes in vermillion.
+
+    With ``cards_left`` the bars count cards instead (how many of the ``cards_left`` cards give
+    each outcome): the chart before the question is answered, which shows the counts to divide
+    but not the probabilities."""
     labels = list(facts.labels) if facts else []
     probs = list(facts.probabilities) if facts else []
     colours = [BUST_COLOUR if b else GAIN_COLOUR for b in (facts.busted if facts else ())]
-    fig = go.Figure(go.Bar(
-        x=labels, y=[float(p) for p in probs], marker={"color": colours},
-        text=[short_fraction(p) for p in probs], textposition="outside", cliponaxis=False,
-        customdata=[probability_text(p) for p in probs],
-        hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw",
-    ))
-    fig.update_layout(**lesson_layout(title, yaxis={"title": "probability", "rangemode": "tozero"},
+    if cards_left is not None:
+        counts = [int(p * cards_left) for p in probs]
+        bars = go.Bar(x=labels, y=counts, marker={"color": colours},
+                      text=[str(c) for c in counts], textposition="outside", cliponaxis=False,
+                      customdata=[f"{c} of the {cards_left} cards left" for c in counts],
+                      hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw")
+        ytitle = "cards left"
+    else:
+        bars = go.Bar(x=labels, y=[float(p) for p in probs], marker={"color": colours},
+                      text=[short_fraction(p) for p in probs], textposition="outside",
+                      cliponaxis=False, customdata=[probability_text(p) for p in probs],
+                      hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw")
+        ytitle = "probability"
+    fig = go.Figure(bars)
+    fig.update_layout(**lesson_layout(title, yaxis={"title": ytitle, "rangemode": "tozero"},
                                 xaxis={"title": "outcome of one more draw", "type": "category"}))
     return fig
+
+
+def cards_giving_each_outcome(facts: NextCardFacts, cards_left: int) -> bool:
+    """Whether every outcome's probability is a whole number of the ``cards_left`` cards (so
+    the chart can count cards before it shows probabilities)."""
+    return cards_left > 0 and all((p * cards_left).denominator == 1
+                                  for p in facts.probabilities)
 
 
 def bust_path_figure(points: Sequence[tuple[str, Fraction | None]]) -> go.Figure:
@@ -131,7 +151,12 @@ class NextCardLesson(widgets.VBox):
         self.counts.add_class("pushluck-lesson-counts")
         self.outcome_fig = as_widget(next_card_figure(None), "next_card")
         self.path_fig = as_widget(bust_path_figure([]), "bust_risk")
-        self.question = CheckAnswer("What is the probability that the next draw busts?")
+        self.question = CheckAnswer("What is the probability that the next draw busts?",
+                                    rule=COUNTED_PROBABILITY)
+        self.hidden = hidden_note("")
+        self._shown: tuple[LessonPosition, NextCardFacts, list[tuple[str, Fraction | None]],
+                           int] | None = None
+        self.question.observe(lambda _: self._show(), "revealed")
         self.draw_button.on_click(lambda _: self.draw_random())
         self.reset_button.on_click(lambda _: self.set_drawn(""))
         self.drawn.observe(lambda _: self.refresh(), "value")
@@ -139,7 +164,7 @@ class NextCardLesson(widgets.VBox):
         super().__init__([
             widgets.HBox([self.game, self.drawn]),
             widgets.HBox([self.draw_button, self.reset_button]), self.message, self.counts,
-            widgets.HBox([self.outcome_fig, self.path_fig]), self.question,
+            widgets.HBox([self.outcome_fig, self.path_fig]), self.hidden, self.question,
         ])
         self.add_class("pushluck-lesson")
         self.projector_switch = add_projector_switch(self, figures_of(self))
@@ -180,26 +205,64 @@ class NextCardLesson(widgets.VBox):
             facts = lesson_next_card(pos)
             cards = self.drawn.value.split()
             points = bust_path(self.game.value, cards)
+            cards_left = len(remaining_cards(self.game.value, self.drawn.value))
         except BAD_INPUT as exc:
             self.show_error(str(exc))
             return
         self.message.value = message_html(f"Position: {facts.description}.")
-        replace_figure(self.outcome_fig, next_card_figure(facts, f"The next card: {pos.title}"))
-        replace_figure(self.path_fig, bust_path_figure(points))
-        rows = "".join(
-            f"<tr><td>{escape(label)}</td><td>{escape(probability_text(p))}</td>"
-            f"<td>{'bust' if b else ''}</td></tr>"
-            for label, p, b in zip(facts.labels, facts.probabilities, facts.busted, strict=True)
-        )
-        total = probability_text(facts.p_bust) if facts.p_bust is not None else "n/a"
-        exact = fraction_text(facts.p_bust, missing="")
-        self.counts.value = (
-            f"<p>P(next draw busts) = <b data-exact='{exact}' "
-            f"class='pushluck-lesson-pbust'>{escape(total)}</b></p>"
-            f"<details><summary>Every outcome as a fraction</summary><table>{rows}</table>"
-            "</details>"
-        )
+        self._shown = (pos, facts, points, cards_left)
         self.question.set_answer(facts.p_bust)
+        self._show()
+
+    def _show(self) -> None:
+        """The charts and the table: counts only until the question is answered (or Show
+        answer pressed), then every probability."""
+        if self._shown is None:
+            return
+        pos, facts, points, cards_left = self._shown
+        answered = self.question.revealed or facts.p_bust is None
+        countable = cards_giving_each_outcome(facts, cards_left)
+        if answered:
+            outcome = next_card_figure(facts, f"The next card: {pos.title}")
+            path = bust_path_figure(points)
+            self.hidden.value = ""
+        else:
+            outcome = next_card_figure(facts, f"{pos.title}: the next card, counted",
+                                       cards_left=cards_left if countable else None)
+            if not countable:
+                outcome = next_card_figure(None, f"{pos.title}: the next card")
+            path = bust_path_figure(points[:-1])
+            self.hidden.value = (
+                "<p class='pushluck-lesson-hidden'><i>The left chart counts the cards left "
+                f"({cards_left} of them) that give each outcome; the probabilities, and the "
+                "bust risk now (the right chart's last point), appear once you have answered "
+                "or pressed Show answer.</i></p>")
+        replace_figure(self.outcome_fig, outcome)
+        replace_figure(self.path_fig, path)
+        if answered:
+            rows = "".join(
+                f"<tr><td>{escape(label)}</td><td>{escape(probability_text(p))}</td>"
+                f"<td>{'bust' if b else ''}</td></tr>"
+                for label, p, b in zip(facts.labels, facts.probabilities, facts.busted,
+                                       strict=True))
+            total = probability_text(facts.p_bust) if facts.p_bust is not None else "n/a"
+            exact = fraction_text(facts.p_bust, missing="")
+            self.counts.value = (
+                f"<p>P(next draw busts) = <b data-exact='{exact}' "
+                f"class='pushluck-lesson-pbust'>{escape(total)}</b></p>"
+                f"<details><summary>Every outcome as a fraction</summary><table>{rows}</table>"
+                "</details>"
+            )
+        else:
+            rows = "".join(
+                f"<tr><td>{escape(label)}</td><td>{int(p * cards_left)}</td>"
+                f"<td>{'bust' if b else ''}</td></tr>"
+                for label, p, b in zip(facts.labels, facts.probabilities, facts.busted,
+                                       strict=True)) if countable else ""
+            self.counts.value = (
+                f"<details><summary>Every outcome: how many of the {cards_left} cards left give "
+                f"it</summary><table><tr><th>outcome</th><th>cards</th><th></th></tr>{rows}"
+                "</table></details>" if rows else "")
 
     def show_error(self, text: str) -> None:
         """A bad position: the error line, and no chart, table or answer of an older one."""
@@ -207,4 +270,6 @@ class NextCardLesson(widgets.VBox):
         replace_figure(self.outcome_fig, next_card_figure(None))
         replace_figure(self.path_fig, bust_path_figure([]))
         self.counts.value = ""
+        self.hidden.value = ""
+        self._shown = None
         self.question.set_answer(None, no_answer="Fix the cards drawn first: " + text)

@@ -5,17 +5,21 @@ under optimal play.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Mapping
 from fractions import Fraction
 from html import escape
+from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from pushluck_teach.games import turn_games
-from pushluck_teach.games.base import RulesError, get_game
+from pushluck_teach.games.base import GameSpec, RulesError, get_game
+from pushluck_teach.ui.background import threads_available
 from pushluck_teach.ui.figures import probability_text, sync_widget_state, value_text
-from pushluck_teach.ui.lessons.answers import CheckAnswer
+from pushluck_teach.ui.lessons.answers import EXPECTED_VALUE, CheckAnswer
 from pushluck_teach.ui.lessons.common import (
     BAD_INPUT,
     StopFacts,
@@ -53,15 +57,39 @@ def distribution_pair_figure(left: Mapping[Fraction, Fraction], right: Mapping[F
     return fig
 
 
-def _facts_html(name: str, facts: StopFacts, p_bust: Fraction | None) -> str:
+def _facts_html(name: str, facts: StopFacts, p_bust: Fraction | None, *,
+                answered: bool = True) -> str:
+    """One rule set's numbers; optimal play and the best action only once ``answered``."""
+    optimal = escape(value_text(facts.ev_optimal)) if answered else "?"
+    best = f"<b>{escape(facts.best_action)}</b>" if answered else "?"
     return (
         f"<table class='pushluck-lesson-variant'><caption><b>{escape(name)}</b></caption>"
         f"<tr><td>P(next draw busts)</td><td>{escape(probability_text(p_bust))}</td></tr>"
         f"<tr><td>stop now</td><td>{escape(value_text(facts.ev_stop))}</td></tr>"
         f"<tr><td>draw once, then stop</td><td>{escape(value_text(facts.ev_draw_once))}</td></tr>"
-        f"<tr><td>optimal play</td><td>{escape(value_text(facts.ev_optimal))}</td></tr>"
-        f"<tr><td>best action</td><td><b>{escape(facts.best_action)}</b></td></tr></table>"
+        f"<tr><td>optimal play</td><td>{optimal}</td></tr>"
+        f"<tr><td>best action</td><td>{best}</td></tr></table>"
     )
+
+
+def preset_title(spec: GameSpec, preset: str) -> str:
+    """A preset in words: the labels of the options it changes ("Buried treasure"), or
+    "standard rules"."""
+    changed = spec.presets[preset].changed_options()
+    if not changed:
+        return "standard rules"
+    cls = type(spec.presets[preset])
+
+    def words(name: str, value: Any) -> str:
+        label = cls.option_info(name).label
+        if value is True:
+            return label
+        if value is False:
+            return f"{label}: off"
+        shown = ", ".join(map(str, value)) if isinstance(value, tuple | list) else value
+        return f"{label}: {shown}"
+
+    return ", ".join(words(name, value) for name, value in changed.items())
 
 
 class RuleVariantsLesson(widgets.VBox):
@@ -81,10 +109,11 @@ class RuleVariantsLesson(widgets.VBox):
         self.spec = spec
         self.drawn = widgets.Text(continuous_update=False, value=drawn, description="Drawn so far:",
                                   style={"description_width": "initial"})
-        self.left = widgets.Dropdown(options=presets,
+        titled = [(preset_title(spec, name), name) for name in presets]
+        self.left = widgets.Dropdown(options=titled,
                                      value=left if left in presets else presets[0],
                                      description="Rules A:")
-        self.right = widgets.Dropdown(options=presets,
+        self.right = widgets.Dropdown(options=titled,
                                       value=right if right in presets else presets[-1],
                                       description="Rules B:")
         self.message = widgets.HTML()
@@ -93,16 +122,19 @@ class RuleVariantsLesson(widgets.VBox):
         self.figure = as_widget(distribution_pair_figure({}, {}, ("A", "B")), "rule_variants")
         self.question = CheckAnswer(
             "By how much does the expected value under optimal play change from rules A to "
-            "rules B (B minus A)?")
+            "rules B (B minus A)?", rule=EXPECTED_VALUE)
+        self.hidden = widgets.HTML()
+        self._sides: list[Any] | None = None
+        self.question.observe(lambda _: self._show(), "revealed")
         self.drawn.observe(lambda _: self.refresh(), "value")
         for control in (self.left, self.right):
             control.observe(lambda _: self.refresh(), "value")
         # the two rule sets' numbers and their chart in one row (the chart takes the width
         # left; on a narrow screen it wraps below)
+        self.row = widgets.HBox([self.left_html, self.right_html, self.figure])
         super().__init__([widgets.HTML(f"<h3>{escape(spec.title)}</h3>"), self.drawn,
-                          widgets.HBox([self.left, self.right]), self.message,
-                          widgets.HBox([self.left_html, self.right_html, self.figure]),
-                          self.question])
+                          widgets.HBox([self.left, self.right]), self.message, self.row,
+                          self.hidden, self.question])
         self.add_class("pushluck-lesson")
         self.projector_switch = add_projector_switch(self, figures_of(self))
         self.refresh()
@@ -122,13 +154,88 @@ class RuleVariantsLesson(widgets.VBox):
                 sides.append((preset, facts, None if p is None else Fraction(p), dist))
         except BAD_INPUT as exc:
             self.message.value = message_html(str(exc), error=True)
-            self.left_html.value = self.right_html.value = ""
+            self.left_html.value = self.right_html.value = self.hidden.value = ""
+            self._sides = None
             replace_figure(self.figure, distribution_pair_figure({}, {}, ("A", "B")))
             self.question.set_answer(None, no_answer="Fix the position first: " + str(exc))
             return
-        (ln, lf, lp, ld), (rn, rf, rp, rd) = sides
-        self.message.value = message_html(f"Position: {lf.description}.")
-        self.left_html.value = _facts_html(f"A: {ln}", lf, lp)
-        self.right_html.value = _facts_html(f"B: {rn}", rf, rp)
-        replace_figure(self.figure, distribution_pair_figure(ld, rd, (f"A: {ln}", f"B: {rn}")))
-        self.question.set_answer(rf.ev_optimal - lf.ev_optimal)
+        self.message.value = message_html(f"Position: {sides[0][1].description}.")
+        self._sides = sides
+        self.question.set_answer(sides[1][1].ev_optimal - sides[0][1].ev_optimal)
+        self._show()
+
+    def _show(self) -> None:
+        """The two rule sets' numbers; optimal play, the best action and the chart of this
+        turn's results under optimal play (whose means are the two values) once the question
+        is answered or Show answer pressed."""
+        if self._sides is None:
+            return
+        (ln, lf, lp, ld), (rn, rf, rp, rd) = self._sides
+        answered = self.question.revealed
+        a, b = (f"A: {preset_title(self.spec, ln)}", f"B: {preset_title(self.spec, rn)}")
+        self.left_html.value = _facts_html(a, lf, lp, answered=answered)
+        self.right_html.value = _facts_html(b, rf, rp, answered=answered)
+        replace_figure(self.figure, distribution_pair_figure(ld, rd, (a, b)))
+        if answered:
+            self.row.children = (self.left_html, self.right_html, self.figure)
+            self.hidden.value = ""
+        else:  # the chart's results give optimal play's values away: left off the page
+            self.row.children = (self.left_html, self.right_html)
+            self.hidden.value = (
+                "<p class='pushluck-lesson-hidden'><i>Optimal play's values, the best action "
+                "and the chart of this turn's results under optimal play appear once you have "
+                "answered the question below or pressed Show answer.</i></p>")
+
+
+class WholeTurnComparison(widgets.VBox):
+    """The variant lab's side-by-side comparison of two rule sets over a whole turn, with the
+    options named in words (their labels; the explanation on hover) and a line that counts the
+    seconds while the exact numbers are computed (that can take a minute on a busy machine)."""
+
+    def __init__(self, game: str, variants: tuple[str, str], *, tick: float = 1.0) -> None:
+        from pushluck_teach.ui.variant_lab import SideBySide
+
+        self.tick = tick
+        self.progress = widgets.HTML()
+        self.progress.add_class("pushluck-lesson-progress")
+        self.comparison = SideBySide(game=game, variants=variants)
+        self._label_options()
+        self.comparison.game.observe(lambda _: self._label_options(), "value")
+        self.comparison.observe(lambda _: self._watch(), "status")
+        super().__init__([self.progress, self.comparison])
+        self._watch()
+
+    def _label_options(self) -> None:
+        """Each option's control: its label in words, its one-line explanation on hover."""
+        cls = self.comparison.spec.variant_cls
+        for editor in (self.comparison.a, self.comparison.b):
+            for name, control in editor.controls.items():
+                info = cls.option_info(name)
+                control.description = info.label
+                control.description_allow_html = False
+                if hasattr(control, "tooltip"):
+                    control.tooltip = info.help
+
+    def _watch(self) -> None:
+        """Start the seconds counter while the comparison computes (where threads exist)."""
+        if not self.comparison.status.startswith("Computing"):
+            self.progress.value = ""
+            return
+        self.progress.value = self._progress_html(0)
+        if threads_available():
+            threading.Thread(target=self._count, daemon=True,
+                             name="pushluck-lesson-progress").start()
+
+    def _count(self) -> None:
+        started = time.monotonic()
+        while self.comparison.status.startswith("Computing"):
+            time.sleep(self.tick)
+            if self.comparison.status.startswith("Computing"):
+                self.progress.value = self._progress_html(time.monotonic() - started)
+        self.progress.value = ""
+
+    @staticmethod
+    def _progress_html(seconds: float) -> str:
+        return ("<p><b>Computing both rule sets exactly, over every position of a turn…</b> "
+                f"{seconds:.0f} s so far (it can take a minute or two when the machine is "
+                "busy; the numbers and charts below fill in when it is done).</p>")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -23,7 +24,7 @@ import numpy as np
 
 from pushluck_teach.games.base import Variant
 from pushluck_teach.ui.figures import page_chart, sync_widget_state
-from pushluck_teach.ui.lessons.answers import CheckAnswer
+from pushluck_teach.ui.lessons.answers import CHANCE, CheckAnswer
 from pushluck_teach.ui.lessons.common import LessonView
 from pushluck_teach.ui.whole_game import (
     expected_turns_chart,
@@ -203,15 +204,43 @@ def percent_text(value: float) -> str:
 
 
 def chance_question(question: str, chance: float, explanation: str = "") -> CheckAnswer:
-    """A typed check-yourself question whose answer is a chance (``0.53``, ``53%``, ``53.1%``:
-    right when it agrees to the digits typed); Show answer gives it as a percentage and the
-    ``explanation`` (HTML)."""
-    return CheckAnswer(question, chance, placeholder="e.g. 0.53 or 53%",
-                       answer_text=percent_text, explanation=explanation)
+    """A typed check-yourself question whose answer is a whole-game chance: a decimal, a
+    percentage or a fraction within ±0.5 percentage points (:data:`CHANCE`); Show answer gives
+    it as a percentage and the ``explanation`` (HTML)."""
+    return CheckAnswer(question, chance, rule=CHANCE, answer_text=percent_text,
+                       explanation=explanation)
+
+
+class ShownAfterAnswer(widgets.VBox):
+    """Charts (or any widgets) that give a check-yourself answer away, left off the page until
+    ``question`` is answered or its answer shown; a note says where they will appear."""
+
+    def __init__(self, question: CheckAnswer, *items: Any, note: str) -> None:
+        self.items = items
+        self.note = widgets.HTML(f'<p class="pushluck-lesson-hidden"><i>{escape(note)}</i></p>')
+        self.question = question
+        super().__init__([self.note])
+        question.observe(lambda _: self._show(), "revealed")
+        self._show()
+
+    def _show(self) -> None:
+        shown = self.question.revealed
+        self.children = tuple(self.items) if shown else (self.note,)
+
+
+def heatmap_chart(figure: Any, *, size: int = 560, carry_bundle: bool = False) -> widgets.Box:
+    """A score-by-score heatmap drawn square and large, its colour bar beside it: the chart in a
+    box about as wide as the plot is tall (the page's full width would leave the colour bar far
+    to the right of a square plot)."""
+    figure.update_layout(height=size + 90)
+    chart = page_chart(figure, carry_bundle=carry_bundle)
+    return widgets.Box([chart], layout=widgets.Layout(width=f"{size + 190}px",
+                                                      max_width="100%"))
 
 
 __all__ = [
-    "LessonView", "PositionExplorer", "both_seats", "chance_question", "give_away_by_target",
+    "LessonView", "PositionExplorer", "ShownAfterAnswer", "both_seats", "chance_question",
+    "give_away_by_target", "heatmap_chart",
     "page_chart", "percent_text", "rules_against_optimal", "rules_give_away", "solo_model_vs_game",
     "turns_alone", "turns_by_hold_total",
 ]
