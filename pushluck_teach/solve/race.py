@@ -22,7 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from pushluck_teach.games.base import STOP, PositionError, RulesError, TurnModel
+from pushluck_teach.games.base import PositionError, RulesError, TurnModel
 from pushluck_teach.solve.turn import Number, TurnSolver, policy_graph
 
 MAX_TARGET = 5000
@@ -49,17 +49,16 @@ def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int 
     if threshold is None:
         graph = policy_graph(model, start, solver.best_action)
         top = int(max(model.turn_total(s) for s in graph.order)) + 1
+        levels = solver.capped_distributions(
+            start, sorted({min(top, target - score) for score in range(target)}))
     for score in range(target - 1, -1, -1):
         level = min(top, target - score)
         dist = levels.get(level)
         if dist is None:
-            policy = (solver.threshold_policy(level) if threshold is not None
-                      else _capped(model, solver, level))
-            dist = solver.distribution(start, policy)
-            if any(x < 0 for x in dist):
-                raise RulesError("expected turns: a bust here loses points, so a score can go "
-                                 "down; this race is not computed")
-            levels[level] = dist
+            dist = levels[level] = solver.distribution(start, solver.threshold_policy(level))
+        if any(x < 0 for x in dist):
+            raise RulesError("expected turns: a bust here loses points, so a score can go "
+                             "down; this race is not computed")
         stay = dist.get(0, 0 * one)
         if stay >= 1:
             raise PositionError("expected turns: a turn can never score here")
@@ -69,16 +68,6 @@ def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int 
                 acc += p * expected[score + int(result)]
         expected[score] = acc / (1 - stay)
     return expected[0]
-
-
-def _capped(model: TurnModel[Any], solver: TurnSolver[Any], missing: int) -> Any:
-    """The turn-optimal policy, stopping once the turn total reaches ``missing``."""
-    def choose(state: Any) -> str:
-        if STOP in model.actions(state) and model.turn_total(state) >= missing:
-            return STOP
-        return solver.best_action(state)
-
-    return choose
 
 
 __all__ = ["expected_turns_to_target"]

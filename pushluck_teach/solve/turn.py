@@ -46,7 +46,7 @@ them.  That is the only pruning, and each model proves its rule in its docstring
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -872,6 +872,51 @@ class TurnSolver(Generic[S]):
                 share = p * weight / total
                 mass[nxt] = mass.get(nxt, self._num(0)) + share
         return {self._out(k): self._out(result[k]) for k in sorted(result)}
+
+    def capped_distributions(self, state: S | None, caps: Iterable[int]
+                             ) -> dict[int, dict[Any, Number]]:
+        """For each cap ``c`` of ``caps``: :meth:`distribution` from ``state`` under the
+        optimal policy changed to stop as soon as stopping is legal and the turn total is at
+        least ``c``.
+
+        Capping only turns a draw into a stop, so every capped policy reaches a subset of the
+        optimal policy's states: the optimal policy's graph is walked once, each state's
+        stopping outcomes are asked once, and each cap is one forward pass of probability mass
+        over that graph in topological order (instead of a new walk of the turn per cap)."""
+        state = self.model.start if state is None else state
+        model = self.model
+        graph = policy_graph(model, state, self.best_action)
+        stops: dict[S, tuple[Any, tuple[tuple[int, S], ...]]] = {}
+        for node in graph.moves:
+            if STOP in model.actions(node):
+                stops[node] = (model.turn_total(node), tuple(model.transitions(node, STOP)))
+        result: dict[int, dict[Any, Number]] = {}
+        for cap in caps:
+            mass: dict[S, Any] = {state: self._num(1)}
+            ends: dict[Any, Any] = {}
+            for node in graph.order:
+                p = mass.pop(node, None)
+                if p is None:
+                    continue
+                stop = stops.get(node)
+                if stop is not None and stop[0] >= cap:
+                    pairs = stop[1]
+                elif node in graph.moves:
+                    pairs = graph.moves[node][1]
+                else:
+                    key = self._num(model.payoff(node))
+                    ends[key] = ends.get(key, self._num(0)) + p
+                    continue
+                total = sum(w for w, _ in pairs)
+                for weight, nxt in pairs:
+                    share = p * weight / total
+                    if nxt in graph.moves or model.actions(nxt):
+                        mass[nxt] = mass.get(nxt, self._num(0)) + share
+                    else:
+                        key = self._num(model.payoff(nxt))
+                        ends[key] = ends.get(key, self._num(0)) + share
+            result[cap] = {self._out(k): self._out(ends[k]) for k in sorted(ends)}
+        return result
 
     def _labelled_distribution(self, graph: PolicyGraph, state: S,
                                outcome: Callable[[S, S, str], Hashable]) -> dict[Any, Number]:
