@@ -122,7 +122,7 @@ def run_tests(copy: Path, tests: tuple[str, ...], deselect: list[str],
                               timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", [], time.monotonic() - start
-    failing = re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, flags=re.M)
+    failing = re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout, flags=re.M)
     outcome = "passed" if done.returncode == 0 else "failed"
     if done.returncode not in (0, 1) and not failing:
         failing = [done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "error"]
@@ -136,7 +136,7 @@ def baseline_failures(copy: Path, tests: tuple[str, ...], timeout: float) -> lis
                "-q", "-m", "not slow and not browser", "--no-header", "-rfE", *tests]
     done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True,
                           timeout=timeout * 2)
-    return re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, flags=re.M)
+    return re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout, flags=re.M)
 
 
 def main() -> int:
