@@ -7,7 +7,8 @@ there (never in the working tree), and runs the fast part of the test files that
 (``-m "not slow and not browser" -x``).  Tests that already fail without any fault (a first,
 clean run of each file set) are deselected, so a fault is "caught" only by a test it breaks.
 
-Usage: ``python scripts/mutation_check.py [--only NAME ...] [--timeout SECONDS]``; prints a
+Usage: ``python scripts/mutation_check.py [--only NAME ...] [--tests FILE ...] [--timeout S]``
+(``--tests``: the same test files for every fault, e.g. only the reference tests); prints a
 table: fault, where, caught by (the first failing test) or NOT CAUGHT.  Exit status 1 when a
 fault is not caught.
 """
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,9 +144,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="run only faults whose name contains these")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per test run")
+    parser.add_argument("--tests", nargs="*", help="run these test files for every fault "
+                        "instead of each fault's own (e.g. only the reference tests)")
     args = parser.parse_args()
     faults = [f for f in FAULTS if not args.only or any(o.lower() in f.name.lower()
                                                          for o in args.only)]
+    if args.tests:
+        faults = [replace(f, tests=tuple(args.tests)) for f in faults]
     rows: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory(prefix="pushluck-mutants-") as tmp:
         copy = Path(tmp)
