@@ -1,6 +1,8 @@
-"""The play engines' draw and stop, checked against the rules' words at the table (a roll adds
+"""The play engines and turn models against the rules' words at the table (a Pig roll adds
 its face or, on a 1, ends the turn with nothing; a hold banks the turn total and passes the
-die): a swapped action or a wrong bank shows here, without the slow simulations."""
+die; Captain Seven's next draw catches with the 7s, the jokers and the cards ending the total
+in 7): a swapped action, a wrong bank or a lost catch shows here, without the slow
+simulations."""
 
 from __future__ import annotations
 
@@ -39,3 +41,22 @@ def test_pig_rolls_add_their_face_and_a_hold_banks_the_total() -> None:
                 if not engine.is_over:
                     assert engine.current_player == 1 - player
     assert holds > 20 and rolls > 100 and ones > 10
+
+
+def test_captain_seven_chance_to_be_caught_by_counting_cards() -> None:
+    """The next draw's chance to catch you, counted from the rules: 7s, jokers and the cards
+    that make the total end in 7 (a first 7 or joker is out of the deck but caught no one)."""
+    from fractions import Fraction
+
+    from pushluck_teach.solve.turn import TurnSolver
+
+    spec = get_game("captain-seven")
+    cases = {
+        "Kh Tc 5d": Fraction(4 + 2 + 4, 51),  # total 25: the four 2s make 27
+        "7h": Fraction(3 + 2 + 16, 53),  # a first 7, total 7: every ten makes 17
+        "JK": Fraction(4 + 1, 53),  # a first joker, total 0: only a 7 or the other joker
+        "9s 9h": Fraction(4 + 2 + 2, 52),  # total 18: the two 9s left make 27
+    }
+    for drawn, expected in cases.items():
+        model, state = spec.position(spec.variant_cls(), drawn=drawn)
+        assert TurnSolver(model, exact=True).p_bust_next(state) == expected, drawn
