@@ -60,3 +60,7 @@ def test_captain_seven_chance_to_be_caught_by_counting_cards() -> None:
     for drawn, expected in cases.items():
         model, state = spec.position(spec.variant_cls(), drawn=drawn)
         assert TurnSolver(model, exact=True).p_bust_next(state) == expected, drawn
+    # with a jack relic (out of the deck) the catching card is thrown away and one more drawn:
+    # after 5 and 9 (total 14), 10 catchers of 51 (7s, jokers, 3s), then 9 of the 50 left
+    model, state = spec.position(spec.variant_cls(relics=True), relic="J", drawn="5h 9h")
+    assert TurnSolver(model, exact=True).p_bust_next(state) == Fraction(10, 51) * Fraction(9, 50)
