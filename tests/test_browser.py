@@ -373,7 +373,6 @@ def check_against_cli(page, timeout: float = 60.0) -> dict:
 
 def test_notebooks_exist():
     assert (NOTEBOOKS / LANDING).exists()
-    assert len(LESSON_PAGES) >= 5
 
 
 def test_log_problems_keeps_each_traceback_whole():

@@ -616,6 +616,12 @@ def test_optimal_job_value_matches_the_engine(variant: HitListVariant) -> None:
 def test_model_is_hashable_and_start_matches_position() -> None:
     model, state = hit_list_position(STANDARD, drawn="5s Ah", ace_values="11")
     same, _ = hit_list_position(STANDARD, drawn="5s Ah", ace_values="11")
-    assert hash(model) == hash(same) and model == same and model.start == state
+    # solvers are cached by model: an equal position must find the entry, and a position
+    # with other cards out (or other rules) must not
+    other_cards, _ = hit_list_position(STANDARD, drawn="5s Ah", ace_values="11", removed="Kd")
+    other_rules, _ = hit_list_position(HitListVariant(soft_aces=True), drawn="5s Ah")
+    cache = {model: "5s Ah"}
+    assert cache.get(same) == "5s Ah" and model.start == state
+    assert cache.get(other_cards) is None and cache.get(other_rules) is None
     assert isinstance(model, HitListTurnModel) and state[2] == 16
     assert model.deck[ACE] == 4

@@ -1,6 +1,7 @@
-"""The lesson pages in a real browser (Debian chromium through Playwright): every page renders
-its charts with data and logs no console error; Lesson 6's explorer draws its roll-or-hold chart
-before any slider moves and follows the sliders; a typed answer is checked on the page.
+"""The lesson pages in a real browser (Debian chromium through Playwright): every page, once
+its work is done, has only charts with data and logs no console error; Lesson 6's explorer
+shows its advice for 0 against 0 and changes it when the first slider moves.  (Typed answers
+are checked by the widget tests, not here.)
 
 The app is started with the README's command, ``scripts/run_app.sh`` (``--no-install``: the
 test runs inside an installed environment).

@@ -1,9 +1,11 @@
-"""The package's plotly bundle (``pushluck_teach/ui/static/plotly-pushluck.min.js``): it holds
-every trace type the package and its notebooks draw, its plotly.js is of the same major version
-as the installed plotly's, and ``scripts/build_plotly_bundle.sh`` rebuilds it byte for byte.
+"""The package's plotly bundle (``pushluck_teach/ui/static/plotly-pushluck.min.js``): the trace
+modules it registers (read from its code, and as its first line lists them) cover every trace
+type the package's modules and notebooks construct (``go.Bar(`` and the like, found by a text
+scan), its plotly.js (the code's version string, as the banner states it) is of the
+installed plotly's major version, and (slow, needs npm) ``scripts/build_plotly_bundle.sh``
+rebuilds it byte for byte.
 
-Whether the pages draw with it is the browser tests' part (``tests/test_browser.py`` reads the
-numbers off every page's charts)."""
+Nothing here draws a chart: whether the pages draw with the bundle is for the browser tests."""
 
 from __future__ import annotations
 
@@ -51,15 +53,32 @@ def test_the_scan_finds_the_package_s_charts() -> None:
     assert "pushluck_teach/ui/figures.py" in drawn["bar"]
 
 
-def test_bundle_holds_every_trace_type_drawn() -> None:
+def registered_trace_modules() -> set[str]:
+    """The trace modules the bundle's code registers (plotly.js: ``moduleType:"trace",
+    name:"bar"``), read from the code rather than from the banner."""
+    text = PLOTLY_BUNDLE_FILE.read_text(encoding="utf-8")
+    return set(re.findall(r'moduleType:"trace",name:"([a-z0-9]+)"', text))
+
+
+def test_the_banner_lists_the_trace_modules_the_code_registers() -> None:
     _, traces = bundle_banner()
+    assert traces == registered_trace_modules()
+
+
+def test_bundle_holds_every_trace_type_drawn() -> None:
+    traces = registered_trace_modules()
     missing = {kind: files for kind, files in trace_types_drawn().items() if kind not in traces}
     assert not missing, (f"trace types drawn but not in the plotly bundle: {missing}; add them "
                          "to js/plotly-bundle/entry.js and run scripts/build_plotly_bundle.sh")
 
 
 def test_bundle_is_the_installed_plotly_s_major_version() -> None:
-    (major, _, _), _ = bundle_banner()
+    version, _ = bundle_banner()
+    # the code's own version string (plotly.js sets ``version="x.y.z"``) is the banner's
+    code = re.findall(r'\.version="(\d+)\.(\d+)\.(\d+)"',
+                      PLOTLY_BUNDLE_FILE.read_text(encoding="utf-8"))
+    assert {tuple(int(part) for part in found) for found in code} == {version}
+    major = version[0]
     installed = get_plotlyjs_version()
     assert major == int(installed.split(".")[0]), (
         f"the bundle has plotly.js {major}.x, the installed plotly uses {installed}: pin that "
