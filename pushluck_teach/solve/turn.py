@@ -45,6 +45,7 @@ them.  That is the only pruning, and each model proves its rule in its docstring
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -886,37 +887,60 @@ class TurnSolver(Generic[S]):
         state = self.model.start if state is None else state
         model = self.model
         graph = policy_graph(model, state, self.best_action)
-        stops: dict[S, tuple[Any, tuple[tuple[int, S], ...]]] = {}
-        for node in graph.moves:
-            if STOP in model.actions(node):
-                stops[node] = (model.turn_total(node), tuple(model.transitions(node, STOP)))
+        one = self._num(1)
+
+        def edges(pairs: tuple[tuple[int, S], ...]) -> tuple[tuple[Any, S | None, Any], ...]:
+            """``(share, next decision state or None, payoff when the turn ends)``."""
+            total = sum(w for w, _ in pairs)
+            return tuple((one * w / total, nxt, None) if model.actions(nxt) else
+                         (one * w / total, None, self._num(model.payoff(nxt)))
+                         for w, nxt in pairs)
+
+        index = {node: k for k, node in enumerate(graph.order)}
+        # per decision state: its turn total where stopping is legal and the optimal policy
+        # draws (None where a cap changes nothing), the stop's and the policy's outcomes
+        plan: dict[S, tuple[Any, tuple[Any, ...], tuple[Any, ...]]] = {}
+        for node, (action, pairs) in graph.moves.items():
+            cappable = action != STOP and STOP in model.actions(node)
+            plan[node] = ((model.turn_total(node) if cappable else None),
+                          edges(tuple(model.transitions(node, STOP))) if cappable else (),
+                          edges(pairs))
+        # a cap above every cappable total changes nothing: the optimal policy's distribution
+        highest = max((t for t, _, _ in plan.values() if t is not None), default=None)
+        computed: dict[Any, dict[Any, Number]] = {}
         result: dict[int, dict[Any, Number]] = {}
         for cap in caps:
-            mass: dict[S, Any] = {state: self._num(1)}
-            ends: dict[Any, Any] = {}
-            for node in graph.order:
-                p = mass.pop(node, None)
-                if p is None:
-                    continue
-                stop = stops.get(node)
-                if stop is not None and stop[0] >= cap:
-                    pairs = stop[1]
-                elif node in graph.moves:
-                    pairs = graph.moves[node][1]
-                else:
-                    key = self._num(model.payoff(node))
-                    ends[key] = ends.get(key, self._num(0)) + p
-                    continue
-                total = sum(w for w, _ in pairs)
-                for weight, nxt in pairs:
-                    share = p * weight / total
-                    if nxt in graph.moves or model.actions(nxt):
-                        mass[nxt] = mass.get(nxt, self._num(0)) + share
-                    else:
-                        key = self._num(model.payoff(nxt))
-                        ends[key] = ends.get(key, self._num(0)) + share
-            result[cap] = {self._out(k): self._out(ends[k]) for k in sorted(ends)}
+            key = cap if highest is not None and cap <= highest else None
+            if key not in computed:
+                computed[key] = self._capped_pass(state, plan, index, key, one)
+            result[cap] = computed[key]
         return result
+
+    def _capped_pass(self, state: S, plan: Mapping[S, tuple[Any, tuple[Any, ...],
+                                                           tuple[Any, ...]]],
+                     index: Mapping[S, int], cap: Any, one: Any) -> dict[Any, Number]:
+        """One forward pass of :meth:`capped_distributions` (``cap`` None: no cap), visiting
+        only the states that carry probability, in topological order."""
+        ends: dict[Any, Any] = {}
+        if state not in plan:  # the turn is already over
+            ends[self._num(self.model.payoff(state))] = one
+        mass: dict[S, Any] = {state: one} if state in plan else {}
+        waiting = [index[state]] if state in plan else []
+        order = list(index)
+        while waiting:
+            node = order[heapq.heappop(waiting)]
+            p = mass.pop(node)
+            stop_total, stop_edges, draw_edges = plan[node]
+            capped = cap is not None and stop_total is not None and stop_total >= cap
+            for share, nxt, payoff in (stop_edges if capped else draw_edges):
+                if nxt is None:
+                    ends[payoff] = ends.get(payoff, 0 * one) + p * share
+                elif nxt in mass:
+                    mass[nxt] += p * share
+                else:
+                    mass[nxt] = p * share
+                    heapq.heappush(waiting, index[nxt])
+        return {self._out(k): self._out(ends[k]) for k in sorted(ends)}
 
     def _labelled_distribution(self, graph: PolicyGraph, state: S,
                                outcome: Callable[[S, S, str], Hashable]) -> dict[Any, Number]:
