@@ -77,8 +77,32 @@ body:has(.pl-projector-on) #rendered_cells { padding: 0 8px !important; }
 body:has(.pl-projector-on) .jp-Cell { padding-top: 2px; padding-bottom: 2px; }
 body:has(.pl-projector-on) .jp-OutputArea-output pre { font-size: 17px; }
 body:has(.pl-projector-on) .jp-MarkdownOutput h1 { font-size: 26px; margin: 2px 0 4px; }
-body:has(.pl-projector-on:not(.pl-tables-open)) .jp-MarkdownOutput > :not(h1) {
-  display: none; }
+body:has(.pl-projector-on:not(.pl-tables-open):not(.pl-keep-text):not(.pl-keep-tables))
+  .jp-MarkdownOutput > :not(h1) { display: none; }
+body:has(.pl-projector-on.pl-keep-tables:not(.pl-tables-open))
+  .jp-MarkdownOutput > :is(:not(h1, h2, table), h2:not(:has(~ table))) { display: none; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) {
+  font-size: 18px; line-height: 1.4; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) :is(code, pre, td, th) {
+  font-size: 16px; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h2 { font-size: 23px;
+  margin: 6px 0 2px; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) :is(td, th) {
+  padding: 2px 8px; }
+/* A page whose charts sit one below another (add_projector_switch(columns=True)): its chart
+   rows two to a row, every other row across the width. */
+body:has(.pl-projector-on) .pl-columns { display: grid !important;
+  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-auto-flow: row dense;
+  column-gap: 12px; align-items: start; }
+body:has(.pl-projector-on) .pl-columns > * { grid-column: 1 / -1; }
+body:has(.pl-projector-on) .pl-columns > :is(.pl-chart, .widget-hbox:has(> .pl-chart)) {
+  grid-column: auto; }
+/* A long page whose switch folds its outputs (ProjectorSwitch(fold_outputs=True)): only the
+   cells holding key content (class pushluck-key), the switch and the title stay. */
+body:has(.pl-projector-on.pl-fold-outputs:not(.pl-tables-open))
+  .jp-Cell:not(:has(.pushluck-key, .pl-projector-switch, h1)) { display: none; }
+body:has(.pl-projector-on.pl-fold-outputs:not(.pl-tables-open)) .pl-chart.pushluck-key {
+  max-width: 720px; }
 body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold,
 body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold-tables table {
   display: none !important; }

@@ -142,7 +142,7 @@ class WhenToStopLesson(widgets.VBox):
         super().__init__([widgets.HBox([self.game, self.drawn]), self.message,
                           widgets.HBox([self.bars, self.summary]), self.question, *charts])
         self.add_class("pushluck-lesson")
-        self.projector_switch = add_projector_switch(self, figures_of(self))
+        self.projector_switch = add_projector_switch(self, figures_of(self), columns=True)
         self.refresh()
         sync_widget_state(*figures_of(self))
 
