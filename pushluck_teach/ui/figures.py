@@ -423,7 +423,20 @@ function present(layout, data, width, projector) {
     layout[key] = axis;
   }
   layout.margin = margin;
-  layout.uniformtext = { mode: "show", minsize: projector ? least : NORMAL_TEXT };
+  // Bar text is never shrunk below the least size: a label too wide for its bar stands on
+  // end, and one that does not fit even so is left out (hover and the page's tables carry it).
+  const textSize = Math.max(least, NORMAL_TEXT, base);
+  layout.uniformtext = { mode: "hide", minsize: Math.max(least, NORMAL_TEXT) };
+  const bars = data.filter((trace) => trace.type === "bar" && Array.isArray(trace.text) &&
+                                      trace.text.length && trace.orientation !== "h");
+  const slots = new Set(bars.flatMap((trace) => (trace.x || []).map(String))).size;
+  const perSlot = layout.barmode === "group" ? Math.max(1, bars.length) : 1;
+  const slot = ((width || 400) - margin.l - margin.r) / Math.max(1, slots) / perSlot;
+  const longest = Math.max(0, ...bars.flatMap((trace) => trace.text.map(
+      (label) => String(label ?? "").replace(/<br>/g, "\n").split("\n")
+          .reduce((most, line) => Math.max(most, line.length), 0))));
+  const standOnEnd = bars.length > 0 && longest * 0.6 * textSize > 0.9 * slot &&
+      slot >= 1.2 * textSize;
   if (projector && Array.isArray(layout.annotations)) {
     layout.annotations = layout.annotations.map((note) => ({
       ...note, font: atLeast(note.font, least, base) }));
@@ -441,6 +454,9 @@ function present(layout, data, width, projector) {
       // heatmap text without a size is fitted to its cells (down to 9 px): it gets one
       out.textfont = atLeast(out.textfont, Math.max(least, NORMAL_TEXT),
                              out.type === "heatmap" ? 0 : base);
+    }
+    if (standOnEnd && bars.includes(trace) && out.textangle === undefined) {
+      out.textangle = -90;
     }
     if (projector && out.colorbar) out.colorbar = colorbar(out.colorbar);
     if (projector && out.contours && out.contours.showlabels) {

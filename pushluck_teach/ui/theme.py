@@ -89,6 +89,9 @@ body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h2 { fo
   margin: 6px 0 2px; }
 body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) :is(td, th) {
   padding: 2px 8px; }
+/* A column of text boxes (a lesson's position form) flows in rows. */
+body:has(.pl-projector-on) .widget-vbox:has(> .widget-text):not(:has(> :not(.widget-text))) {
+  flex-flow: row wrap !important; column-gap: 12px; }
 /* A page whose charts sit one below another (add_projector_switch(columns=True)): its chart
    rows two to a row, every other row across the width. */
 body:has(.pl-projector-on) .pl-columns { display: grid !important;
@@ -107,9 +110,10 @@ body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold,
 body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold-tables table {
   display: none !important; }
 body:has(.pl-projector-on) .widget-html-content { font-size: 18px; line-height: 1.35; }
+body:has(.pl-projector-on) .pushluck-numbers { font-size: 16px; }
 body:has(.pl-projector-on) .js-plotly-plot:not(:hover) .modebar-container { display: none; }
-.pushluck-projector > .pl-controls { --jp-widgets-font-size: 14px;
-  --jp-widgets-inline-height: 30px; }
+.pushluck-projector > .pl-controls { --jp-widgets-font-size: 16px;
+  --jp-widgets-inline-height: 32px; }
 body:has(.pl-projector-on) .jupyter-button:not(.pushluck-action) { width: fit-content;
   min-width: 0; padding: 0 12px; }
 body:has(.pl-projector-on) .widget-hbox:has(> .pl-chart),
@@ -194,7 +198,8 @@ body:has(.pushluck-projector) #rendered_cells {{ padding: 0 8px !important; }}
 .pushluck-projector .pl-log {{ display: none; }}
 .pushluck-projector .pushluck-cards {{ min-height: 88px; gap: 6px; }}
 .pushluck-projector .pushluck-card {{ width: 58px; height: 82px; border-radius: 7px; }}
-.pushluck-projector .pushluck-card .pl-corner {{ font-size: 15px; }}
+.pushluck-projector .pushluck-card .pl-corner {{ font-size: 16px; }}
+.pushluck-projector .pushluck-card-joker .pl-word {{ font-size: 16px; letter-spacing: 0; }}
 .pushluck-projector .pushluck-card .pl-centre {{ font-size: 32px; }}
 .pushluck-projector .pushluck-die {{ width: 56px; height: 56px; font-size: 30px; }}
 .pushluck-projector .pushluck-status {{ font-size: 20px; }}
