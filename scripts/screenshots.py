@@ -39,24 +39,31 @@ def main(argv: list[str]) -> int:
             old.unlink()
     from playwright.sync_api import sync_playwright
 
+    failed: list[str] = []
     app = AppServer()
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             for notebook in pages:
                 for projector in (False, True):
+                    name = Path(notebook).stem + ("-projector" if projector else "")
                     page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
                     try:
                         open_rendered(page, app, notebook, projector=projector)
-                        name = Path(notebook).stem + ("-projector" if projector else "")
-                        page.screenshot(path=str(SHOTS / f"{name}.png"))
+                        page.screenshot(path=str(SHOTS / f"{name}.png"), timeout=120_000)
                         print(f"docs/screenshots/{name}.png", flush=True)
+                    except Exception as error:  # noqa: BLE001 - reported, the others still taken
+                        failed.append(name)
+                        print(f"screenshots.py: {name}: {str(error).splitlines()[0]}",
+                              file=sys.stderr, flush=True)
                     finally:
                         page.close()
             browser.close()
     finally:
         app.stop()
-    return 0
+    if failed:
+        print(f"screenshots.py: no screenshot of {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -412,7 +412,7 @@ function present(layout, data, width, projector) {
       const size = Math.max((axisTitle.font && axisTitle.font.size) || base, least);
       if (key.startsWith("y")) {
         axisTitle.text = wrapWords(axisTitle.text, Math.max(8, Math.floor(plotHeight /
-                                                                           (0.55 * size))));
+                                                                           (0.5 * size))));
       }
       if (projector) axisTitle.font = { ...(axisTitle.font || {}), size };
       axis.title = axisTitle;
@@ -482,9 +482,16 @@ export default () => {
       const fit = () => {
         const now = Math.round(el.getBoundingClientRect().width);
         if (disposed || now === 0 || !el._fullLayout) return;
-        if (Math.abs(el._fullLayout.width - now) < 2) return;
-        redraw();
+        if (Math.abs(now - drawnFor) >= 2) {
+          redraw();  // a new width: titles wrapped again
+        } else if (Math.abs(el._fullLayout.width - now) >= 2) {
+          // drawn for this width but not at it: re-size only (never a loop of redraws).
+          // Plots.resize leaves a plot alone whose layout has a width and a height.
+          if (el.layout) delete el.layout.width;
+          Promise.resolve(Plotly.Plots.resize(el)).catch(() => {});
+        }
       };
+      let drawnFor = -1;
       let queued = false;
       let disposed = false;
       const redraw = () => {
@@ -498,6 +505,7 @@ export default () => {
           layout.autosize = true;
           if (!layout.height) layout.height = 360;
           const width = Math.round(el.getBoundingClientRect().width);
+          drawnFor = width;
           const data = present(layout, structuredClone(model.get("_widget_data")), width,
                                projectorOn());
           const config = { ...model.get("_config"), editSelection: false };

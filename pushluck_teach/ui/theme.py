@@ -100,6 +100,8 @@ body:has(.pl-projector-on) .pl-columns { display: grid !important;
 body:has(.pl-projector-on) .pl-columns > * { grid-column: 1 / -1; }
 body:has(.pl-projector-on) .pl-columns > :is(.pl-chart, .widget-hbox:has(> .pl-chart)) {
   grid-column: auto; }
+body:has(.pl-projector-on) .pl-columns > .widget-hbox:has(> .pl-chart) { flex-wrap: wrap; }
+body:has(.pl-projector-on) .pl-columns > .widget-hbox > .pl-chart { flex: 1 1 100%; }
 /* A long page whose switch folds its outputs (ProjectorSwitch(fold_outputs=True)): only the
    cells holding key content (class pushluck-key), the switch and the title stay. */
 body:has(.pl-projector-on.pl-fold-outputs:not(.pl-tables-open))
