@@ -40,7 +40,7 @@ PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 #: charts a projector switch is given, a lesson's main answer), the action buttons and the
 #: coach's headline of a Play table, and the title.
 KEY_SELECTOR = (".pushluck-key, .pushluck-action, .pushluck-headline, .pl-cell-main, "
-                ".jp-MarkdownOutput h1")
+                ":is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h1")
 #: Text nobody reads from the back of the room: the chart's own tool bar and hover labels, and
 #: the terminal command a teacher copies (the page's "check it yourself" line).
 NOT_READ_FROM_AFAR = (".modebar-container, .hoverlayer, .pushluck-cli, .pushluck-copy, "

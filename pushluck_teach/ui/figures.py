@@ -383,8 +383,9 @@ function present(layout, data, width, projector) {
   let titleHeight = 0;
   if (title.text) {
     const size = Math.max((title.font && title.font.size) || base + 3, projector ? 19 : 0);
-    const room = Math.max(160, (width || 400) - margin.l - 8);
-    title.text = wrapWords(title.text, Math.max(12, Math.floor(room / (0.55 * size))));
+    // the title starts where the plot does: after a left margin the axis may still widen
+    const room = Math.max(160, (width || 400) - Math.max(margin.l, 80) - 8);
+    title.text = wrapWords(title.text, Math.max(12, Math.floor(room / (0.6 * size))));
     titleHeight = title.text.split("<br>").length * size * 1.3;
     Object.assign(title, { font: { ...(title.font || {}), size }, x: 0, xref: "paper",
                            xanchor: "left", y: 1, yref: "container", yanchor: "top",
@@ -400,9 +401,14 @@ function present(layout, data, width, projector) {
     const axis = { ...layout[key], automargin: true };
     const axisTitle = titleOf(axis.title);
     if (key.startsWith("y") && PROBABILITY.test(axisTitle.text || "")) {
-      // a probability stays inside [0, 1] (a chance in percent inside [0, 100])
+      // a probability stays inside [0, 1] (a chance in percent inside [0, 100]); an empty
+      // chart shows all of it (plotly's range for no data is -1 to 4)
       const high = axisTitle.text.includes("%") ? 100 : 1;
-      if (Array.isArray(axis.range)) {
+      const empty = data.every((trace) => !(trace.y || []).length && !(trace.x || []).length);
+      if (empty) {
+        axis.range = [0, high];
+        axis.autorange = false;
+      } else if (Array.isArray(axis.range)) {
         axis.range = [Math.max(0, axis.range[0] ?? 0), Math.min(high, axis.range[1] ?? high)];
       } else {
         axis.autorangeoptions = { ...(axis.autorangeoptions || {}), clipmin: 0, clipmax: high };

@@ -108,9 +108,9 @@ class ProjectorSwitch(widgets.HBox):
     ``text`` says what projector mode does with the page's own text: ``"fold"`` folds all but
     the title away, ``"tables"`` keeps its headings and tables (the start page: its links),
     ``"keep"`` keeps it all, in large type (a page that is its text, such as the teacher's
-    guide); ``fold_outputs=True`` also
-    folds away every output that holds no key content (:func:`mark_key`; the charts the switch
-    is given are key content), for a long page whose one key chart should fill the screen."""
+    guide).  ``fold_outputs=True`` also folds away every output that holds no key content
+    (:func:`mark_key`; the charts the switch is given are key content), for a long page whose
+    one key chart should fill the screen (:meth:`key_chart`)."""
 
     on = Bool(False)
     tables_open = Bool(False)

@@ -68,6 +68,9 @@ PAGE_CSS = """
   .pushluck-table:not(.pushluck-projector) > .pl-note { grid-area: note; }
   .pushluck-table:not(.pushluck-projector) > .pl-panel { grid-area: panel; }
 }
+/* A button without a width of its own is as wide as its words (never cut). */
+body .jupyter-button:not(.pushluck-action) { width: auto;
+  min-width: var(--jp-widgets-inline-width-short); }
 /* Projector mode, page-wide. */
 .pl-tables-toggle { display: none !important; }
 .pl-projector-on .pl-tables-toggle { display: inline-flex !important; }
@@ -112,7 +115,12 @@ body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold,
 body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold-tables table {
   display: none !important; }
 body:has(.pl-projector-on) .widget-html-content { font-size: 18px; line-height: 1.35; }
-body:has(.pl-projector-on) .pushluck-numbers { font-size: 16px; }
+body:has(.pl-projector-on) :is(.pushluck-numbers, .pushluck-note) {
+  font-size: 16px !important; }
+/* A widget's description in large type takes the width its words need (a fixed label width
+   would cut it). */
+body:has(.pl-projector-on) .widget-inline-hbox > .widget-label { width: auto !important;
+  max-width: none !important; min-width: var(--jp-widgets-inline-label-width); }
 body:has(.pl-projector-on) .js-plotly-plot:not(:hover) .modebar-container { display: none; }
 .pushluck-projector > .pl-controls { --jp-widgets-font-size: 16px;
   --jp-widgets-inline-height: 32px; }
