@@ -384,16 +384,18 @@ function present(layout, data, width, projector) {
   if (title.text) {
     const size = Math.max((title.font && title.font.size) || base + 3, projector ? 19 : 0);
     // the title starts where the plot does: after a left margin the axis may still widen
-    const room = Math.max(160, (width || 400) - Math.max(margin.l, 80) - 8);
-    title.text = wrapWords(title.text, Math.max(12, Math.floor(room / (0.6 * size))));
+    const room = Math.max(160, (width || 400) - Math.max(margin.l, 70) - 8);
+    title.text = wrapWords(title.text, Math.max(12, Math.floor(room / (0.55 * size))));
     titleHeight = title.text.split("<br>").length * size * 1.3;
+    // plotly anchors a title of several lines by its first line (yanchor "top" puts the
+    // lines after the first above the chart): the first line's foot 6 px + one line down
     Object.assign(title, { font: { ...(title.font || {}), size }, x: 0, xref: "paper",
-                           xanchor: "left", y: 1, yref: "container", yanchor: "top",
-                           pad: { t: 8 } });
+                           xanchor: "left", y: 1 - (6 + 0.9 * size) / (layout.height || 360),
+                           yref: "container", yanchor: "bottom" });
     layout.title = title;
   }
   if (titleHeight || legendRows) {
-    margin.t = Math.max(margin.t, Math.ceil(14 + titleHeight + legendRows * (base * 1.5 + 4)));
+    margin.t = Math.max(margin.t, Math.ceil(16 + titleHeight + legendRows * (base * 1.5 + 4)));
   }
   const plotHeight = Math.max(80, (layout.height || 360) - margin.t - margin.b);
   for (const key of Object.keys(layout)) {
