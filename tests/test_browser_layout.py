@@ -157,11 +157,12 @@ def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> Pa
     """Open ``notebook`` (with ``?projector`` when asked), wait for the whole page and its
     charts, scroll to the top; the watch holds the page's errors."""
     watch = PageWatch(page)
+    page.set_default_timeout(120_000)  # a long page (Lesson 6) keeps a loaded machine busy
     page.goto(app.url(notebook) + ("?projector" if projector else ""), timeout=PAGE_TIMEOUT_MS)
     page.wait_for_function(RENDERED, timeout=PAGE_TIMEOUT_MS)
     if projector:  # the address switched the page's projector mode on
         page.wait_for_selector(".pl-projector-on .pushluck-projector-toggle", state="attached",
-                               timeout=60_000)
+                               timeout=PAGE_TIMEOUT_MS)
     settle(page)
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(200)

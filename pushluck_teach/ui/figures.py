@@ -326,7 +326,7 @@ function watchMode(slot, redraw) {
       const now = projectorOn();
       if (now === slot.projector) return;
       slot.projector = now;
-      for (const view of slot.views) view();
+      for (const view of slot.views) view(true);
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"] });
   }
   slot.views.add(redraw);
@@ -502,7 +502,11 @@ export default () => {
       let drawnFor = -1;
       let queued = false;
       let disposed = false;
-      const redraw = () => {
+      const redraw = (modeChanged = false) => {
+        if (modeChanged === true && el.offsetParent === null) {
+          drawnFor = -1;  // hidden (folded away): drawn again once it is shown
+          return;
+        }
         if (queued) return;
         queued = true;
         setTimeout(() => {
