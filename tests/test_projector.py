@@ -66,7 +66,7 @@ KEYS: dict[str, list[tuple[str, int, str]]] = {
                                            (".pushluck-lesson .js-plotly-plot", 1, "")],
     "Lesson_5_Rule_Variants.ipynb": [(".pushluck-lesson-variant", 2, "optimal"),
                                      (".pushluck-lesson .js-plotly-plot", 1, "")],
-    "Lesson_6_Winning_The_Game.ipynb": [(".pushluck-key .js-plotly-plot", 1, "")],
+    "Lesson_6_Winning_The_Game.ipynb": [(".pushluck-key.js-plotly-plot", 1, "")],
     "Lesson_7_Investing_Under_Uncertainty.ipynb": [(".pushluck-headline", 1, "Open red"),
                                                    (".pl-charts .js-plotly-plot", 3, "")],
     "Variant_Lab.ipynb": [(".pushluck-lab .js-plotly-plot", 2, "")],
