@@ -48,8 +48,8 @@ NOT_READ_FROM_AFAR = (".modebar-container, .hoverlayer, .pushluck-cli, .pushluck
 
 # The page streamed to its end (the app's template sets this after the last cell).
 RENDERED = "() => window.pushluckRendered === true && document.readyState !== 'loading'"
-# Every chart shown has drawn its plot.
-CHARTS_DRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')].every(
+# Every chart shown (a figure widget's view, class pl-chart) has drawn its plot.
+CHARTS_DRAWN = """() => [...document.querySelectorAll('.pl-chart')].every(
     (p) => p.getBoundingClientRect().width === 0 || p.querySelector('.main-svg'))"""
 SIZES = """() => [...document.querySelectorAll('.js-plotly-plot')]
     .map((p) => Math.round(p.getBoundingClientRect().width)).join(',') + '|' +
@@ -160,9 +160,11 @@ def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> Pa
     page.set_default_timeout(120_000)  # a long page (Lesson 6) keeps a loaded machine busy
     page.goto(app.url(notebook) + ("?projector" if projector else ""), timeout=PAGE_TIMEOUT_MS)
     page.wait_for_function(RENDERED, timeout=PAGE_TIMEOUT_MS)
-    if projector:  # the address switched the page's projector mode on
-        page.wait_for_selector(".pl-projector-on .pushluck-projector-toggle", state="attached",
-                               timeout=PAGE_TIMEOUT_MS)
+    # the page's widgets are shown (every page has a projector switch), and in projector mode
+    # the address switched it on
+    switch = ".pl-projector-on" if projector else ".pl-projector-switch"
+    page.wait_for_selector(f"{switch} .pushluck-projector-toggle", state="attached",
+                           timeout=PAGE_TIMEOUT_MS)
     settle(page)
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(200)

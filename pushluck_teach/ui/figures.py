@@ -434,7 +434,7 @@ function present(layout, data, width, projector) {
   // Bar text is never shrunk below the least size: a label too wide for its bar stands on
   // end, and one that does not fit even so is left out (hover and the page's tables carry it).
   const textSize = Math.max(least, NORMAL_TEXT, base);
-  layout.uniformtext = { mode: "hide", minsize: Math.max(least, NORMAL_TEXT) };
+  layout.uniformtext = { mode: "show", minsize: Math.max(least, NORMAL_TEXT) };
   const bars = data.filter((trace) => trace.type === "bar" && Array.isArray(trace.text) &&
                                       trace.text.length && trace.orientation !== "h");
   const slots = new Set(bars.flatMap((trace) => (trace.x || []).map(String))).size;
@@ -443,8 +443,9 @@ function present(layout, data, width, projector) {
   const longest = Math.max(0, ...bars.flatMap((trace) => trace.text.map(
       (label) => String(label ?? "").replace(/<br>/g, "\n").split("\n")
           .reduce((most, line) => Math.max(most, line.length), 0))));
-  const standOnEnd = bars.length > 0 && longest * 0.6 * textSize > 0.9 * slot &&
-      slot >= 1.2 * textSize;
+  const tooWide = bars.length > 0 && longest * 0.6 * textSize > 0.9 * slot;
+  const standOnEnd = tooWide && slot >= 1.1 * textSize;
+  const leaveOut = tooWide && !standOnEnd;
   if (projector && Array.isArray(layout.annotations)) {
     layout.annotations = layout.annotations.map((note) => ({
       ...note, font: atLeast(note.font, least, base) }));
@@ -465,6 +466,8 @@ function present(layout, data, width, projector) {
     }
     if (standOnEnd && bars.includes(trace) && out.textangle === undefined) {
       out.textangle = -90;
+    } else if (leaveOut && bars.includes(trace)) {
+      out.textposition = "none";  // the text stays in the hover
     }
     if (projector && out.colorbar) out.colorbar = colorbar(out.colorbar);
     if (projector && out.contours && out.contours.showlabels) {
