@@ -465,7 +465,9 @@ function present(layout, data, width, projector) {
                              out.type === "heatmap" ? 0 : base);
     }
     if (standOnEnd && bars.includes(trace) && out.textangle === undefined) {
+      // on end: inside a bar tall enough (plotly picks a contrasting colour), else above it
       out.textangle = -90;
+      out.textposition = "auto";
     } else if (leaveOut && bars.includes(trace)) {
       out.textposition = "none";  // the text stays in the hover
     }
