@@ -120,7 +120,7 @@ body:has(.pl-projector-on) :is(.pushluck-numbers, .pushluck-note) {
 /* A widget's description in large type takes the width its words need (a fixed label width
    would cut it). */
 body:has(.pl-projector-on) .widget-inline-hbox > .widget-label { width: auto !important;
-  max-width: none !important; min-width: var(--jp-widgets-inline-label-width); }
+  max-width: none !important; flex: 0 0 auto; }
 body:has(.pl-projector-on) .js-plotly-plot:not(:hover) .modebar-container { display: none; }
 .pushluck-projector > .pl-controls { --jp-widgets-font-size: 16px;
   --jp-widgets-inline-height: 32px; }
