@@ -465,9 +465,15 @@ function present(layout, data, width, projector) {
                              out.type === "heatmap" ? 0 : base);
     }
     if (standOnEnd && bars.includes(trace) && out.textangle === undefined) {
-      // on end: inside a bar tall enough (plotly picks a contrasting colour), else above it
+      // on end: inside a bar tall enough for it (plotly picks a contrasting colour), else
+      // above it (plotly's own choice keeps a label of the least size inside, cut)
       out.textangle = -90;
-      out.textposition = "auto";
+      const high = Math.max(...bars.flatMap((bar) => (bar.y || []).map(Number)), 1e-12);
+      const plotPx = Math.max(80, (layout.height || 360) - margin.t - margin.b);
+      out.textposition = (out.y || []).map((value, i) => {
+        const label = String((out.text || [])[i] ?? "").length * 0.6 * textSize + 8;
+        return Number(value) / high * 0.9 * plotPx >= label ? "inside" : "outside";
+      });
     } else if (leaveOut && bars.includes(trace)) {
       out.textposition = "none";  // the text stays in the hover
     }
