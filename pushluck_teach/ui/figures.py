@@ -427,7 +427,7 @@ function present(layout, data, width, projector) {
     }
     axis.tickfont = atLeast(axis.tickfont, Math.max(least, NORMAL_TEXT), base);
     // a log axis labels the digits between powers of ten smaller: powers of ten only
-    if (projector && axis.type === "log" && axis.dtick === undefined) axis.dtick = 1;
+    if (axis.type === "log" && axis.dtick === undefined) axis.dtick = 1;
     layout[key] = axis;
   }
   layout.margin = margin;
