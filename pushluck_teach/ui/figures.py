@@ -397,6 +397,18 @@ function present(layout, data, width, projector) {
   if (titleHeight || legendRows) {
     margin.t = Math.max(margin.t, Math.ceil(16 + titleHeight + legendRows * (base * 1.5 + 4)));
   }
+  if (projector) {
+    // long category labels stand on end below the plot in large type: the chart grows by what
+    // they need beyond the usual margin instead of squeezing its plot
+    const labels = data.flatMap((trace) => (trace.type === "bar" ? trace.x || [] : []));
+    const longest = Math.max(0, ...labels.map((label) => String(label).split("<br>")
+        .reduce((most, line) => Math.max(most, line.length), 0)));
+    const slotWidth = ((width || 400) - margin.l - margin.r) / Math.max(1, new Set(labels).size);
+    if (longest * 0.6 * base > slotWidth) {  // plotly turns them
+      layout.height = (layout.height || 360) +
+          Math.max(0, Math.round(longest * 0.6 * base) - 70);
+    }
+  }
   const plotHeight = Math.max(80, (layout.height || 360) - margin.t - margin.b);
   for (const key of Object.keys(layout)) {
     if (!/^[xy]axis\d*$/.test(key) || !layout[key]) continue;
