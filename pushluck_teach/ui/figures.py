@@ -404,7 +404,7 @@ function present(layout, data, width, projector) {
     const longest = Math.max(0, ...labels.map((label) => String(label).split("<br>")
         .reduce((most, line) => Math.max(most, line.length), 0)));
     const slotWidth = ((width || 400) - margin.l - margin.r) / Math.max(1, new Set(labels).size);
-    if (longest * 0.6 * base > slotWidth) {  // plotly turns them
+    if (longest * 0.5 * base > 1.1 * slotWidth) {  // plotly turns them
       layout.height = (layout.height || 360) +
           Math.max(0, Math.round(longest * 0.6 * base) - 70);
     }
