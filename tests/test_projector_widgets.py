@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from pushluck_teach.ui import play
-from pushluck_teach.ui.figures import FIGURE_FONT
+from pushluck_teach.ui.figures import FIGURE_FONT, base_layout, live_figure
 from pushluck_teach.ui.lessons import MarkovChainLesson, NextCardLesson, WhenToStopLesson
 from pushluck_teach.ui.lessons.investing import OddsExplorer
 from pushluck_teach.ui.projector import (
@@ -39,7 +39,7 @@ def test_the_stylesheet_folds_what_the_switch_marks():
     """The page-wide rules the switch relies on are in the one stylesheet every page carries."""
     assert f"body:has(.{ON}:not(.{OPEN})) .{FOLD}" in STYLESHEET
     assert f".{FOLD_TABLES} table" in STYLESHEET
-    assert f"body:has(.{ON}:not(.{OPEN})) .jp-MarkdownOutput > :not(h1)" in STYLESHEET
+    assert ".jp-MarkdownOutput > :not(h1) { display: none; }" in STYLESHEET
     # charts side by side, and no fixed chart width anywhere in the page's rules
     assert f"body:has(.{ON}) .pl-charts" in STYLESHEET
 
@@ -175,3 +175,20 @@ def test_play_table_follows_the_address_and_the_shared_switch(monkeypatch):
     assert not table.projector and table.panel.fig_next.layout.height == 360
     monkeypatch.setenv("QUERY_STRING", "projector")
     assert play("pig", background=False).projector
+
+
+def test_the_switch_says_what_happens_to_the_page_text():
+    """The start page keeps its links (headings and tables), the guide its text; a long page can
+    fold every output that holds no key content; a mode it does not know is refused."""
+    from pushluck_teach.ui.projector import KEY_CLASS, ProjectorSwitch
+
+    assert "pl-keep-tables" in classes(ProjectorSwitch(on=False, text="tables"))
+    assert "pl-keep-text" in classes(ProjectorSwitch(on=False, text="keep"))
+    plain = classes(ProjectorSwitch(on=False))
+    assert not plain & {"pl-keep-tables", "pl-keep-text", "pl-fold-outputs"}
+    assert "pl-fold-outputs" in classes(ProjectorSwitch(on=False, fold_outputs=True))
+    chart = live_figure([], base_layout("a chart"))
+    ProjectorSwitch(on=False, charts=[chart])
+    assert KEY_CLASS in classes(chart)
+    with pytest.raises(ValueError, match="text must be one of"):
+        ProjectorSwitch(on=False, text="hide")

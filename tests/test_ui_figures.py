@@ -191,3 +191,21 @@ def test_distribution_state_cap_raises_a_position_error() -> None:
     assert solver.distribution(state, max_states=10_000) == solver.distribution(state)
     with pytest.raises(PositionError, match="more than 5 states"):
         solver.distribution(state, max_states=5)
+
+
+def test_probability_axes_stay_inside_zero_to_one():
+    """Every y-axis titled as a probability (or a chance) is bounded by the shared helpers: by
+    hand, [0, 1] for a probability, [0, 100] for a chance in percent, other axes untouched."""
+    from pushluck_teach.ui.figures import base_layout, live_figure, probability_axis
+
+    assert probability_axis("P(bust)", range=[0, 1.05])["range"] == [0, 1]
+    assert probability_axis("probability")["autorangeoptions"] == {"clipmin": 0, "clipmax": 1}
+    layout = base_layout("t", yaxis={"title": {"text": "chance to win (%)"}},
+                         yaxis2={"title": "expected points"})
+    assert layout["yaxis"]["autorangeoptions"] == {"clipmin": 0, "clipmax": 100}
+    assert "autorangeoptions" not in layout["yaxis2"]
+    figure = live_figure([], {"yaxis": {"title": {"text": "P(next draw busts)"},
+                                        "range": [-0.1, 1.2]}})
+    assert tuple(figure.layout.yaxis.range) == (0, 1)
+    bars = live_figure([], {"yaxis": {"title": "probability"}})
+    assert bars.layout.yaxis.autorangeoptions.clipmax == 1

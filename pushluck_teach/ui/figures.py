@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
@@ -194,8 +195,60 @@ def png_config(filename: str) -> dict[str, Any]:
     }
 
 
+#: A y-axis title that names a probability (the axis stays inside [0, 1]) or a chance (a
+#: probability too, or a percentage when the title says "%": inside [0, 100]).
+PROBABILITY_TITLE = re.compile(r"probabilit|(^|\W)P\(|chance", re.IGNORECASE)
+
+
+def _axis_title_text(axis: Mapping[str, Any]) -> str:
+    title = axis.get("title")
+    if isinstance(title, Mapping):
+        title = title.get("text")
+    return title if isinstance(title, str) else ""
+
+
+def probability_limits(title: str) -> tuple[float, float] | None:
+    """The range an axis titled ``title`` may show: ``(0, 1)`` for a probability, ``(0, 100)``
+    for a chance in percent, None for anything else."""
+    if not PROBABILITY_TITLE.search(title):
+        return None
+    return (0.0, 100.0) if "%" in title else (0.0, 1.0)
+
+
+def probability_axis(title: str | Mapping[str, Any] = "probability", **extra: Any
+                     ) -> dict[str, Any]:
+    """A y-axis for a probability (a chance in percent when the title says "%"): scaled to its
+    data from 0, never outside [0, 1] (or [0, 100]); a ``range`` given is cut to those bounds.
+    :func:`base_layout` and :func:`live_figure` apply it to every axis whose title names a
+    probability or a chance, and the browser view checks it again on every draw."""
+    axis: dict[str, Any] = {"title": title, "rangemode": "tozero", **extra}
+    low, high = probability_limits(_axis_title_text(axis)) or (0.0, 1.0)
+    shown = axis.get("range")
+    if shown is not None:
+        start, end = shown
+        axis["range"] = [low if start is None else max(low, start),
+                         high if end is None else min(high, end)]
+    else:
+        axis["autorangeoptions"] = {"clipmin": low, "clipmax": high}
+    return axis
+
+
+def bound_probability_axes(layout: dict[str, Any]) -> dict[str, Any]:
+    """``layout`` with every y-axis whose title names a probability made a
+    :func:`probability_axis`."""
+    for key, axis in list(layout.items()):
+        if re.fullmatch(r"yaxis\d*", key) and isinstance(axis, Mapping) \
+                and probability_limits(_axis_title_text(axis)):
+            layout[key] = probability_axis(**dict(axis))
+    return layout
+
+
 def base_layout(title: str, **extra: Any) -> dict[str, Any]:
-    """The charts' common Plotly layout; ``extra`` keys replace the defaults."""
+    """The charts' common Plotly layout; ``extra`` keys replace the defaults.  A y-axis whose
+    title names a probability is a :func:`probability_axis`.  The browser view (``LAZY_ESM``)
+    wraps the chart title to the chart's width, starts it where the plot starts (clear of the
+    y-axis title), wraps the y-axis title to the plot's height, and in projector mode draws no
+    type under 16 px."""
     layout: dict[str, Any] = {
         "title": {"text": title, "font": {"size": 16}},
         "height": FIGURE_HEIGHT,
@@ -205,7 +258,7 @@ def base_layout(title: str, **extra: Any) -> dict[str, Any]:
         "legend": {"orientation": "h", "y": -0.32, "x": 0},
     }
     layout.update(extra)
-    return layout
+    return bound_probability_axes(layout)
 
 
 #: Room at the top of a chart for a title of two lines (:func:`wrapped_title`).
@@ -218,7 +271,7 @@ TWO_LINE_TITLE_MARGIN = {"l": 55, "r": 15, "t": 75, "b": 95}
 #: ``_plotly_esm_url``, else from the source a model carries in ``_plotly_esm`` (the next one is
 #: tried when one fails).  Its views draw the synced ``_widget_data``/``_widget_layout`` with
 #: ``Plotly.react``, at once and after every change.
-LAZY_ESM = """
+LAZY_ESM = r"""
 const KEY = "__pushluckPlotlyWidget";
 function shared() {
   let slot = globalThis[KEY];
@@ -259,6 +312,190 @@ function load(model) {
   next(slot);
   return slot.promise;
 }
+const PROJECTOR_TEXT = 16;  // px: the least type size of a chart in projector mode
+const NORMAL_TEXT = 12;     // px: the least size of tick labels, bar and heatmap-cell text
+const PROBABILITY = /probabilit|(^|\W)P\(|chance/i;  // as PROBABILITY_TITLE in Python
+const TEXT_TRACES = ["bar", "heatmap", "scatter", "histogram", "contour"];
+function projectorOn() { return !!document.querySelector(".pl-projector-on"); }
+function watchMode(slot, redraw) {
+  // One observer per page: every chart is drawn again when projector mode changes.
+  if (!slot.views) {
+    slot.views = new Set();
+    slot.projector = projectorOn();
+    new MutationObserver(() => {
+      const now = projectorOn();
+      if (now === slot.projector) return;
+      slot.projector = now;
+      for (const view of slot.views) view(true);
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"] });
+  }
+  slot.views.add(redraw);
+  return () => slot.views.delete(redraw);
+}
+function atLeast(font, size, inherited = 0) {
+  // font with a size of at least size px (a font without a size of its own has inherited)
+  const out = { ...(font || {}) };
+  const now = typeof out.size === "number" ? out.size : inherited;
+  if (!(now >= size)) out.size = size;
+  return out;
+}
+function wrapWords(text, maxChars) {
+  // plain text (line breaks allowed) broken into lines of at most maxChars characters
+  if (typeof text !== "string" || /<(?!br\s*\/?>)/i.test(text)) return text;
+  const lines = [];
+  let line = "";
+  for (const word of text.split(/<br\s*\/?>|\s+/i).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > maxChars) { lines.push(line); line = word; }
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join("<br>");
+}
+function titleOf(value) {
+  if (value === undefined || value === null) return {};
+  return typeof value === "string" ? { text: value } : { ...value };
+}
+// The layout and data a view draws: titles wrapped to the chart's width (the chart title starts
+// where the plot does, so it never runs into the y-axis title in the left margin, and the top
+// margin grows with its lines), y-axis titles wrapped to the plot's height, and in projector
+// mode no type under 16 px (axes, legend, bar and heatmap text, colour bars, annotations).
+function present(layout, data, width, projector) {
+  const least = projector ? PROJECTOR_TEXT : 0;
+  const base = Math.max((layout.font && layout.font.size) || 12, least);
+  layout.font = { ...(layout.font || {}), size: base };
+  const margin = { l: 55, r: 15, t: 55, b: 95, ...(layout.margin || {}) };
+  const legend = layout.legend || {};
+  if (projector) layout.legend = { ...legend, font: atLeast(legend.font, least, base) };
+  const named = data.filter((trace) => trace.showlegend !== false && trace.name);
+  const legendShown = layout.showlegend !== false && named.length > 1;
+  if (projector && legendShown && legend.orientation === "h" && (legend.y ?? 0) < 0) {
+    // a legend below the plot runs into the x-axis title in large type: above the plot
+    layout.legend = { ...layout.legend, y: 1, yanchor: "bottom", x: 1, xanchor: "right" };
+    margin.b = Math.min(margin.b, 64);  // the axes' automargin grows it where labels need it
+  }
+  let legendRows = 0;
+  if (legendShown && (layout.legend || {}).orientation === "h" && (layout.legend.y ?? 0) >= 1) {
+    const itemsWidth = named.reduce((sum, trace) => sum + 46 + 0.6 * base *
+                                    String(trace.name).length, 0);
+    legendRows = Math.ceil(itemsWidth / Math.max(200, (width || 400) - margin.l - margin.r));
+  }
+  const title = titleOf(layout.title);
+  let titleHeight = 0;
+  if (title.text) {
+    const size = Math.max((title.font && title.font.size) || base + 3, projector ? 19 : 0);
+    // the title starts where the plot does: after a left margin the axis may still widen
+    const room = Math.max(160, (width || 400) - Math.max(margin.l, 70) - 8);
+    title.text = wrapWords(title.text, Math.max(12, Math.floor(room / (0.55 * size))));
+    titleHeight = title.text.split("<br>").length * size * 1.3;
+    // plotly anchors a title of several lines by its first line (yanchor "top" puts the
+    // lines after the first above the chart): the first line's foot 6 px + one line down
+    Object.assign(title, { font: { ...(title.font || {}), size }, x: 0, xref: "paper",
+                           xanchor: "left", y: 1 - (6 + 0.9 * size) / (layout.height || 360),
+                           yref: "container", yanchor: "bottom" });
+    layout.title = title;
+  }
+  if (titleHeight || legendRows) {
+    margin.t = Math.max(margin.t, Math.ceil(16 + titleHeight + legendRows * (base * 1.5 + 4)));
+  }
+  if (projector) {
+    // long category labels stand on end below the plot in large type: the chart grows by what
+    // they need beyond the usual margin instead of squeezing its plot
+    const labels = data.flatMap((trace) => (trace.type === "bar" ? trace.x || [] : []));
+    const longest = Math.max(0, ...labels.map((label) => String(label).split("<br>")
+        .reduce((most, line) => Math.max(most, line.length), 0)));
+    const slotWidth = ((width || 400) - margin.l - margin.r) / Math.max(1, new Set(labels).size);
+    if (longest * 0.5 * base > 1.1 * slotWidth) {  // plotly turns them
+      layout.height = (layout.height || 360) +
+          Math.max(0, Math.round(longest * 0.6 * base) - 70);
+    }
+  }
+  const plotHeight = Math.max(80, (layout.height || 360) - margin.t - margin.b);
+  for (const key of Object.keys(layout)) {
+    if (!/^[xy]axis\d*$/.test(key) || !layout[key]) continue;
+    const axis = { ...layout[key], automargin: true };
+    const axisTitle = titleOf(axis.title);
+    if (key.startsWith("y") && PROBABILITY.test(axisTitle.text || "")) {
+      // a probability stays inside [0, 1] (a chance in percent inside [0, 100]); an empty
+      // chart shows all of it (plotly's range for no data is -1 to 4)
+      const high = axisTitle.text.includes("%") ? 100 : 1;
+      const empty = data.every((trace) => !(trace.y || []).length && !(trace.x || []).length);
+      if (empty) {
+        axis.range = [0, high];
+        axis.autorange = false;
+      } else if (Array.isArray(axis.range)) {
+        axis.range = [Math.max(0, axis.range[0] ?? 0), Math.min(high, axis.range[1] ?? high)];
+      } else {
+        axis.autorangeoptions = { ...(axis.autorangeoptions || {}), clipmin: 0, clipmax: high };
+      }
+    }
+    if (axisTitle.text) {
+      const size = Math.max((axisTitle.font && axisTitle.font.size) || base, least);
+      if (key.startsWith("y")) {
+        axisTitle.text = wrapWords(axisTitle.text, Math.max(8, Math.floor(plotHeight /
+                                                                           (0.5 * size))));
+      }
+      if (projector) axisTitle.font = { ...(axisTitle.font || {}), size };
+      axis.title = axisTitle;
+    }
+    axis.tickfont = atLeast(axis.tickfont, Math.max(least, NORMAL_TEXT), base);
+    // a log axis labels the digits between powers of ten smaller: powers of ten only
+    if (axis.type === "log" && axis.dtick === undefined) axis.dtick = 1;
+    layout[key] = axis;
+  }
+  layout.margin = margin;
+  // Bar text is never shrunk below the least size: a label too wide for its bar stands on
+  // end, and one that does not fit even so is left out (hover and the page's tables carry it).
+  const textSize = Math.max(least, NORMAL_TEXT, base);
+  layout.uniformtext = { mode: "show", minsize: Math.max(least, NORMAL_TEXT) };
+  const bars = data.filter((trace) => trace.type === "bar" && Array.isArray(trace.text) &&
+                                      trace.text.length && trace.orientation !== "h");
+  const slots = new Set(bars.flatMap((trace) => (trace.x || []).map(String))).size;
+  const perSlot = layout.barmode === "group" ? Math.max(1, bars.length) : 1;
+  const slot = ((width || 400) - margin.l - margin.r) / Math.max(1, slots) / perSlot;
+  const longest = Math.max(0, ...bars.flatMap((trace) => trace.text.map(
+      (label) => String(label ?? "").replace(/<br>/g, "\n").split("\n")
+          .reduce((most, line) => Math.max(most, line.length), 0))));
+  const tooWide = bars.length > 0 && longest * 0.6 * textSize > 0.9 * slot;
+  const standOnEnd = tooWide && slot >= 1.1 * textSize;
+  const leaveOut = tooWide && !standOnEnd;
+  if (projector && Array.isArray(layout.annotations)) {
+    layout.annotations = layout.annotations.map((note) => ({
+      ...note, font: atLeast(note.font, least, base) }));
+  }
+  const colorbar = (bar) => ({ ...bar, tickfont: atLeast(bar.tickfont, least, base),
+                                title: { ...titleOf(bar.title),
+                                         font: atLeast(titleOf(bar.title).font, least, base) } });
+  if (projector && layout.coloraxis && layout.coloraxis.colorbar) {
+    layout.coloraxis = { ...layout.coloraxis, colorbar: colorbar(layout.coloraxis.colorbar) };
+  }
+  return data.map((trace) => {
+    const out = { ...trace };
+    const hasText = out.text !== undefined || out.texttemplate !== undefined;
+    if (hasText && TEXT_TRACES.includes(out.type || "scatter")) {
+      // heatmap text without a size is fitted to its cells (down to 9 px): it gets one
+      out.textfont = atLeast(out.textfont, Math.max(least, NORMAL_TEXT),
+                             out.type === "heatmap" ? 0 : base);
+    }
+    if (standOnEnd && bars.includes(trace) && out.textangle === undefined) {
+      // on end: inside a bar tall enough for it (plotly picks a contrasting colour), else
+      // above it (plotly's own choice keeps a label of the least size inside, cut)
+      out.textangle = -90;
+      const high = Math.max(...bars.flatMap((bar) => (bar.y || []).map(Number)), 1e-12);
+      const plotPx = Math.max(80, (layout.height || 360) - margin.t - margin.b);
+      out.textposition = (out.y || []).map((value, i) => {
+        const label = String((out.text || [])[i] ?? "").length * 0.6 * textSize + 8;
+        return Number(value) / high * 0.9 * plotPx >= label ? "inside" : "outside";
+      });
+    } else if (leaveOut && bars.includes(trace)) {
+      out.textposition = "none";  // the text stays in the hover
+    }
+    if (projector && out.colorbar) out.colorbar = colorbar(out.colorbar);
+    if (projector && out.contours && out.contours.showlabels) {
+      out.contours = { ...out.contours, labelfont: atLeast(out.contours.labelfont, least, base) };
+    }
+    return out;
+  });
+}
 export default () => {
   let ready = null;
   return {
@@ -267,24 +504,32 @@ export default () => {
     },
     async render({ model, el }) {
       const Plotly = await ready;
-      // The plot follows its box: it re-sizes whenever its drawn width differs from its box's
-      // (a wider window, projector mode, a tab shown), not only on window resize.  The drawn
-      // width is compared, not the last box width seen: a box that changed before the first
-      // draw finished must still be followed once the plot exists.  No chart has a width of
-      // its own: a width in the synced layout is only an echo of an earlier box, so it is
-      // never kept.
+      // The plot follows its box: it is drawn again whenever its drawn width differs from its
+      // box's (a wider window, projector mode, a tab shown), not only on window resize, so its
+      // titles are wrapped for the width it has.  The drawn width is compared, not the last box
+      // width seen: a box that changed before the first draw finished must still be followed
+      // once the plot exists.  No chart has a width of its own: a width in the synced layout is
+      // only an echo of an earlier box, so it is never kept.
       const fit = () => {
         const now = Math.round(el.getBoundingClientRect().width);
         if (disposed || now === 0 || !el._fullLayout) return;
-        if (Math.abs(el._fullLayout.width - now) < 2) return;
-        // Plots.resize leaves a plot alone whose layout has a width and a height (ours always
-        // has a height), so the stale width goes first and the plot autosizes to its box.
-        if (el.layout) delete el.layout.width;
-        Promise.resolve(Plotly.Plots.resize(el)).catch(() => {});
+        if (Math.abs(now - drawnFor) >= 2) {
+          redraw();  // a new width: titles wrapped again
+        } else if (Math.abs(el._fullLayout.width - now) >= 2) {
+          // drawn for this width but not at it: re-size only (never a loop of redraws).
+          // Plots.resize leaves a plot alone whose layout has a width and a height.
+          if (el.layout) delete el.layout.width;
+          Promise.resolve(Plotly.Plots.resize(el)).catch(() => {});
+        }
       };
+      let drawnFor = -1;
       let queued = false;
       let disposed = false;
-      const redraw = () => {
+      const redraw = (modeChanged = false) => {
+        if (modeChanged === true && el.offsetParent === null) {
+          drawnFor = -1;  // hidden (folded away): drawn again once it is shown
+          return;
+        }
         if (queued) return;
         queued = true;
         setTimeout(() => {
@@ -294,19 +539,24 @@ export default () => {
           delete layout.width;
           layout.autosize = true;
           if (!layout.height) layout.height = 360;
+          const width = Math.round(el.getBoundingClientRect().width);
+          drawnFor = width;
+          const data = present(layout, structuredClone(model.get("_widget_data")), width,
+                               projectorOn());
           const config = { ...model.get("_config"), editSelection: false };
-          Promise.resolve(Plotly.react(el, structuredClone(model.get("_widget_data")), layout,
-                                       config)).then(() => fit(), () => {});
+          Promise.resolve(Plotly.react(el, data, layout, config)).then(() => fit(), () => {});
         }, 0);
       };
       model.on("change:_widget_data", redraw);
       model.on("change:_widget_layout", redraw);
+      const unwatch = watchMode(shared(), redraw);
       redraw();
       const observer = new ResizeObserver(fit);
       for (const delay of [250, 1000, 3000, 6000, 10000]) setTimeout(fit, delay);
       observer.observe(el);
       return () => {
         disposed = true;
+        unwatch();
         observer.disconnect();
         model.off("change:_widget_data", redraw);
         model.off("change:_widget_layout", redraw);
@@ -383,6 +633,10 @@ def live_figure(data: list[Any] | None = None, layout: Any = None, *,
     figure displayed on the same page."""
     cls = LiveFigureWidget if carry_bundle else BundleSharingFigureWidget
     fig = cls(data=data, layout=layout)
+    given = fig.layout.to_plotly_json()
+    for key, axis in bound_probability_axes(dict(given)).items():
+        if axis is not given.get(key):  # a probability axis, now bounded
+            fig.layout[key].update(axis)
     fig.layout.width = None  # the width follows the chart's box (see LAZY_ESM and PAGE_CSS)
     fig.add_class("pl-chart")
     return fig
@@ -437,7 +691,7 @@ def make_bust_line_figure(*, carry_bundle: bool = True) -> go.FigureWidget:
     layout = base_layout(
         "Bust risk so far this turn", showlegend=False,
         xaxis={"type": "category", "title": "decision"},
-        yaxis={"title": "P(next draw busts)", "range": [0, 1.05], "tickformat": ".0%"},
+        yaxis={"title": "P(next draw busts)", "range": [0, 1], "tickformat": ".0%"},
     )
     return _widget([line], layout, "pushluck-bust-risk", carry_bundle)
 

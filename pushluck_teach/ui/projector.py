@@ -33,7 +33,12 @@ from pushluck_teach.ui.theme import STYLESHEET
 
 #: chart height (px) and chart font size in projector mode, for the charts a switch is given
 PROJECTOR_CHART_HEIGHT = 300
-PROJECTOR_CHART_FONT = 15
+PROJECTOR_CHART_FONT = 16
+#: the class of a page's key content (checked to be in the first 1280x720 screen)
+KEY_CLASS = "pushluck-key"
+#: what projector mode does with a page's own text (ProjectorSwitch ``text``): the class that
+#: tells the page's stylesheet
+_TEXT_MODES = {"fold": "", "tables": "pl-keep-tables", "keep": "pl-keep-text"}
 _OFF_WORDS = frozenset({"0", "off", "no", "false"})
 
 
@@ -69,6 +74,14 @@ def fold(*parts: widgets.Widget) -> None:
         part.add_class("pl-fold")
 
 
+def mark_key(*parts: widgets.Widget) -> None:
+    """Mark ``parts`` as the page's key content: in projector mode they must be inside the
+    first 1280x720 screen (``tests/test_browser_layout.py`` checks it), and a switch made
+    with ``fold_outputs=True`` keeps only the outputs that hold them."""
+    for part in parts:
+        part.add_class(KEY_CLASS)
+
+
 def fold_tables(*parts: widgets.Widget) -> None:
     """Fold away only the tables inside ``parts`` (HTML widgets whose first lines state the
     answer and whose tables list every number) in projector mode."""
@@ -91,14 +104,23 @@ class ProjectorSwitch(widgets.HBox):
     again).  ``charts`` are the figure widgets whose height and type size change with the mode;
     ``on_change`` callbacks get the new mode.  ``on=None`` takes the mode from the page's
     address (``?projector``), else starts off.  ``details=False`` leaves out the "Show the text
-    and number tables" button (a page that has its own, such as a Play table)."""
+    and number tables" button (a page that has its own, such as a Play table).
+    ``text`` says what projector mode does with the page's own text: ``"fold"`` folds all but
+    the title away, ``"tables"`` keeps its headings and tables (the start page: its links),
+    ``"keep"`` keeps it all, in large type (a page that is its text, such as the teacher's
+    guide).  ``fold_outputs=True`` also folds away every output that holds no key content
+    (:func:`mark_key`; the charts the switch is given are key content), for a long page whose
+    one key chart should fill the screen (:meth:`key_chart`)."""
 
     on = Bool(False)
     tables_open = Bool(False)
 
     def __init__(self, *, on: bool | None = None, charts: Iterable[Any] = (),
                  on_change: Iterable[Callable[[bool], None]] = (), details: bool = True,
-                 projector_height: int = PROJECTOR_CHART_HEIGHT) -> None:
+                 projector_height: int = PROJECTOR_CHART_HEIGHT, text: str = "fold",
+                 fold_outputs: bool = False) -> None:
+        if text not in _TEXT_MODES:
+            raise ValueError(f"text must be one of {', '.join(_TEXT_MODES)}, not {text!r}")
         self.toggle = widgets.ToggleButton(
             value=False, description="Projector mode",
             tooltip="Large type, the key charts side by side, the text and number tables "
@@ -121,6 +143,10 @@ class ProjectorSwitch(widgets.HBox):
         super().__init__(children, layout=widgets.Layout(flex_flow="row wrap",
                                                          align_items="center"))
         self.add_class("pl-projector-switch")
+        if _TEXT_MODES[text]:
+            self.add_class(_TEXT_MODES[text])
+        if fold_outputs:
+            self.add_class("pl-fold-outputs")
         self._charts: list[Any] = []
         self._normal: dict[int, tuple[Any, Any]] = {}
         self._callbacks: list[Callable[[bool], None]] = list(on_change)
@@ -137,10 +163,17 @@ class ProjectorSwitch(widgets.HBox):
     def add_charts(self, *charts: Any) -> None:
         """Figure widgets that take the projector height and type size with the mode."""
         for chart in charts:
+            mark_key(chart)
             self._charts.append(chart)
             self._normal[id(chart)] = (chart.layout.height, chart.layout.font.size)
             if self.on:
                 self._size(chart, True)
+
+    def key_chart(self, chart: Any) -> Any:
+        """:meth:`add_charts` for one chart, which is returned (a notebook cell's last line
+        shows it): ``switch.key_chart(page_chart(...))``."""
+        self.add_charts(chart)
+        return chart
 
     def on_change(self, callback: Callable[[bool], None]) -> None:
         """Call ``callback(on)`` whenever the mode changes."""
@@ -183,10 +216,16 @@ class ProjectorSwitch(widgets.HBox):
 def add_projector_switch(page: widgets.Box, charts: Iterable[Any] = (), *,
                          on: bool | None = None, folded: Iterable[widgets.Widget] = (),
                          tables: Iterable[widgets.Widget] = (),
-                         projector_height: int = PROJECTOR_CHART_HEIGHT) -> ProjectorSwitch:
+                         projector_height: int = PROJECTOR_CHART_HEIGHT,
+                         columns: bool = False) -> ProjectorSwitch:
     """Put a :class:`ProjectorSwitch` first on ``page`` (a lesson, a panel): ``charts`` take
-    ``projector_height``, ``folded`` fold away whole, ``tables`` fold their tables away."""
+    ``projector_height``, ``folded`` fold away whole, ``tables`` fold their tables away.
+    ``columns=True``: in projector mode the page's rows that hold a chart share the screen two
+    to a row (a chart row fills the gap beside the one before it), every other row spans the
+    width, so a page with its charts one below another fits 1280x720."""
     switch = ProjectorSwitch(on=on, charts=charts, projector_height=projector_height)
+    if columns:
+        page.add_class("pl-columns")
     fold(*folded)
     fold_tables(*tables)
     page.children = (switch, *page.children)
@@ -194,7 +233,7 @@ def add_projector_switch(page: widgets.Box, charts: Iterable[Any] = (), *,
 
 
 __all__ = [
-    "add_projector_switch", "fold_tables",
+    "add_projector_switch", "fold_tables", "KEY_CLASS", "mark_key",
     "PROJECTOR_CHART_FONT", "PROJECTOR_CHART_HEIGHT", "ProjectorSwitch", "QueryString",
     "chart_row", "fold", "projector_requested",
 ]

@@ -68,6 +68,9 @@ PAGE_CSS = """
   .pushluck-table:not(.pushluck-projector) > .pl-note { grid-area: note; }
   .pushluck-table:not(.pushluck-projector) > .pl-panel { grid-area: panel; }
 }
+/* A button without a width of its own is as wide as its words (never cut). */
+body .jupyter-button:not(.pushluck-action) { width: auto;
+  min-width: var(--jp-widgets-inline-width-short); }
 /* Projector mode, page-wide. */
 .pl-tables-toggle { display: none !important; }
 .pl-projector-on .pl-tables-toggle { display: inline-flex !important; }
@@ -77,15 +80,50 @@ body:has(.pl-projector-on) #rendered_cells { padding: 0 8px !important; }
 body:has(.pl-projector-on) .jp-Cell { padding-top: 2px; padding-bottom: 2px; }
 body:has(.pl-projector-on) .jp-OutputArea-output pre { font-size: 17px; }
 body:has(.pl-projector-on) .jp-MarkdownOutput h1 { font-size: 26px; margin: 2px 0 4px; }
-body:has(.pl-projector-on:not(.pl-tables-open)) .jp-MarkdownOutput > :not(h1) {
-  display: none; }
+body:has(.pl-projector-on:not(.pl-tables-open):not(.pl-keep-text):not(.pl-keep-tables))
+  .jp-MarkdownOutput > :not(h1) { display: none; }
+body:has(.pl-projector-on.pl-keep-tables:not(.pl-tables-open))
+  .jp-MarkdownOutput > :is(:not(h1, h2, table), h2:not(:has(~ table))) { display: none; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) {
+  font-size: 18px; line-height: 1.4; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) :is(code, pre, td, th) {
+  font-size: 16px; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h2 { font-size: 23px;
+  margin: 6px 0 2px; }
+body:has(.pl-projector-on) :is(.jp-MarkdownOutput, .jp-RenderedMarkdown) :is(td, th) {
+  padding: 2px 8px; }
+/* A column of text boxes (a lesson's position form) flows in rows. */
+body:has(.pl-projector-on) .widget-vbox:has(> .widget-text):not(:has(> :not(.widget-text))) {
+  flex-flow: row wrap !important; column-gap: 12px; }
+/* A page whose charts sit one below another (add_projector_switch(columns=True)): its chart
+   rows two to a row, every other row across the width. */
+body:has(.pl-projector-on) .pl-columns { display: grid !important;
+  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-auto-flow: row dense;
+  column-gap: 12px; align-items: start; }
+body:has(.pl-projector-on) .pl-columns > * { grid-column: 1 / -1; }
+body:has(.pl-projector-on) .pl-columns > :is(.pl-chart, .widget-hbox:has(> .pl-chart)) {
+  grid-column: auto; }
+body:has(.pl-projector-on) .pl-columns > .widget-hbox:has(> .pl-chart) { flex-wrap: wrap; }
+body:has(.pl-projector-on) .pl-columns > .widget-hbox > .pl-chart { flex: 1 1 100%; }
+/* A long page whose switch folds its outputs (ProjectorSwitch(fold_outputs=True)): only the
+   cells holding key content (class pushluck-key), the switch and the title stay. */
+body:has(.pl-projector-on.pl-fold-outputs:not(.pl-tables-open))
+  .jp-Cell:not(:has(.pushluck-key, .pl-projector-switch, h1)) { display: none; }
+body:has(.pl-projector-on.pl-fold-outputs:not(.pl-tables-open)) .pl-chart.pushluck-key {
+  max-width: 720px; }
 body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold,
 body:has(.pl-projector-on:not(.pl-tables-open)) .pl-fold-tables table {
   display: none !important; }
 body:has(.pl-projector-on) .widget-html-content { font-size: 18px; line-height: 1.35; }
+body:has(.pl-projector-on) :is(.pushluck-numbers, .pushluck-note) {
+  font-size: 16px !important; }
+/* A widget's description in large type takes the width its words need (a fixed label width
+   would cut it). */
+body:has(.pl-projector-on) .widget-inline-hbox > .widget-label { width: auto !important;
+  max-width: none !important; flex: 0 0 auto; }
 body:has(.pl-projector-on) .js-plotly-plot:not(:hover) .modebar-container { display: none; }
-.pushluck-projector > .pl-controls { --jp-widgets-font-size: 14px;
-  --jp-widgets-inline-height: 30px; }
+.pushluck-projector > .pl-controls { --jp-widgets-font-size: 16px;
+  --jp-widgets-inline-height: 32px; }
 body:has(.pl-projector-on) .jupyter-button:not(.pushluck-action) { width: fit-content;
   min-width: 0; padding: 0 12px; }
 body:has(.pl-projector-on) .widget-hbox:has(> .pl-chart),
@@ -170,7 +208,8 @@ body:has(.pushluck-projector) #rendered_cells {{ padding: 0 8px !important; }}
 .pushluck-projector .pl-log {{ display: none; }}
 .pushluck-projector .pushluck-cards {{ min-height: 88px; gap: 6px; }}
 .pushluck-projector .pushluck-card {{ width: 58px; height: 82px; border-radius: 7px; }}
-.pushluck-projector .pushluck-card .pl-corner {{ font-size: 15px; }}
+.pushluck-projector .pushluck-card .pl-corner {{ font-size: 16px; }}
+.pushluck-projector .pushluck-card-joker .pl-word {{ font-size: 16px; letter-spacing: 0; }}
 .pushluck-projector .pushluck-card .pl-centre {{ font-size: 32px; }}
 .pushluck-projector .pushluck-die {{ width: 56px; height: 56px; font-size: 30px; }}
 .pushluck-projector .pushluck-status {{ font-size: 20px; }}

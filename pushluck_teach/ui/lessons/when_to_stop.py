@@ -166,7 +166,7 @@ class WhenToStopLesson(widgets.VBox):
                           widgets.HBox([self.bars, self.summary]), self.hidden, self.question,
                           *charts])
         self.add_class("pushluck-lesson")
-        self.projector_switch = add_projector_switch(self, figures_of(self))
+        self.projector_switch = add_projector_switch(self, figures_of(self), columns=True)
         self.refresh()
         sync_widget_state(*figures_of(self))
 

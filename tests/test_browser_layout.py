@@ -1,0 +1,215 @@
+"""Every page at 1280x720, in normal and in projector mode, in a real browser.
+
+One app (``scripts/run_app.sh``, as ``tests/test_browser.py`` starts it), one visit per page
+and mode.  On each visit:
+
+* no visible button, label or drop-down whose text is cut (its content wider than its box, or a
+  drop-down's chosen option wider than the drop-down), no chart title or axis title outside its
+  chart, no chart title overlapping its y-axis title;
+* every chart whose y-axis title names a probability (``probability``, ``P(``, ``chance``)
+  shows a y-range inside [0, 1] (inside [0, 100] when the title says "%");
+* in projector mode: no visible text a student reads (chart text, buttons, labels, headings,
+  the coach's and the lessons' text) under 16 px, and every element of the page's key content
+  (:data:`KEY_SELECTOR`) inside the first 1280x720 screen, at least one of them shown;
+* no page error, console error, traceback or widget error text.
+
+``scripts/screenshots.py`` opens the pages the same way (:func:`open_rendered`) to take the
+screenshots in ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_browser import (
+    NOTEBOOKS,
+    PAGE_TIMEOUT_MS,
+    TRACEBACK_MARKERS,
+    WIDGET_ERRORS,
+    AppServer,
+    PageWatch,
+    stop_and_check_log,
+)
+
+pytestmark = pytest.mark.browser
+
+WIDTH, HEIGHT = 1280, 720
+PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+#: A page's key content in projector mode: what the page marks (``pushluck-key``: the key
+#: charts a projector switch is given, a lesson's main answer), the action buttons and the
+#: coach's headline of a Play table, and the title.
+KEY_SELECTOR = (".pushluck-key, .pushluck-action, .pushluck-headline, .pl-cell-main, "
+                ":is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h1")
+#: Text nobody reads from the back of the room: the chart's own tool bar and hover labels, and
+#: the terminal command a teacher copies (the page's "check it yourself" line).
+NOT_READ_FROM_AFAR = (".modebar-container, .hoverlayer, .pushluck-cli, .pushluck-copy, "
+                      ".pl-cli-line")
+
+# The page streamed to its end (the app's template sets this after the last cell).
+RENDERED = "() => window.pushluckRendered === true && document.readyState !== 'loading'"
+# Every chart shown (a figure widget's view, class pl-chart) has drawn its plot.
+CHARTS_DRAWN = """() => [...document.querySelectorAll('.pl-chart')].every(
+    (p) => p.getBoundingClientRect().width === 0 || p.querySelector('.main-svg'))"""
+SIZES = """() => [...document.querySelectorAll('.js-plotly-plot')]
+    .map((p) => Math.round(p.getBoundingClientRect().width)).join(',') + '|' +
+    document.querySelector('#rendered_cells').scrollHeight"""
+
+LAYOUT_REPORT = r"""([keySelector, quiet]) => {
+  const W = window.innerWidth, H = window.innerHeight;
+  const root = document.querySelector('#rendered_cells') || document.body;
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return false;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false;
+    }
+    return true;
+  };
+  const name = (el) => (el.innerText || el.textContent || el.value || '').trim()
+      .replace(/\s+/g, ' ').slice(0, 60) || el.className.baseVal || el.className;
+  const canvas = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const el of root.querySelectorAll(
+      'button, .widget-label, label, .widget-label-basic, .widget-readout, select')) {
+    if (!shown(el)) continue;
+    if (el.tagName === 'SELECT') {
+      const option = el.options[el.selectedIndex];
+      if (!option) continue;
+      const s = getComputedStyle(el);
+      canvas.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+      const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+      if (canvas.measureText(option.text).width > room + 1) cut.push('drop-down: ' + option.text);
+    } else if (el.scrollWidth > el.clientWidth + 1) {
+      cut.push(`${el.tagName.toLowerCase()}: ${name(el)} (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+  }
+  const probability = [], charts = [];
+  const inside = (r, box) => r.left >= box.left - 2 && r.right <= box.right + 2 &&
+                             r.top >= box.top - 2 && r.bottom <= box.bottom + 2;
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom &&
+                            b.top < a.bottom;
+  for (const plot of root.querySelectorAll('.js-plotly-plot')) {
+    if (!shown(plot) || !plot._fullLayout) continue;
+    const full = plot._fullLayout;
+    const title = (full.title && full.title.text || '').replace(/<br>/g, ' ');
+    for (const key of Object.keys(full).filter((k) => /^yaxis\d*$/.test(k))) {
+      const text = ((full[key].title && full[key].title.text) || '').replace(/<br>/g, ' ');
+      if (!/probabilit|(^|\W)P\(|chance/i.test(text)) continue;
+      const high = text.includes('%') ? 100 : 1;
+      const [low, top] = full[key].range.map(Number);
+      if (Math.min(low, top) < -1e-9 || Math.max(low, top) > high + 1e-9) {
+        probability.push(`${title}: ${text} shows ${low.toFixed(3)}..${top.toFixed(3)}`);
+      }
+    }
+    const box = plot.querySelector('.main-svg').getBoundingClientRect();
+    const titles = [...plot.querySelectorAll('.gtitle, .g-xtitle text, .g-ytitle text, ' +
+                                             '.g-y2title text')];
+    for (const t of titles) {
+      if (!inside(t.getBoundingClientRect(), box)) {
+        charts.push(`${title}: '${t.textContent}' is cut at the chart's edge`);
+      }
+    }
+    const chartTitle = plot.querySelector('.gtitle');
+    const yTitle = plot.querySelector('.g-ytitle text');
+    if (chartTitle && yTitle && overlap(chartTitle.getBoundingClientRect(),
+                                        yTitle.getBoundingClientRect())) {
+      charts.push(`${title}: the y-axis title '${yTitle.textContent}' runs into the title`);
+    }
+  }
+  const small = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !node.textContent.trim() || el.closest(quiet) || el.closest('style, script')) {
+      continue;
+    }
+    if (!shown(el)) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 15.95) small.push(`${Math.round(size * 10) / 10}px: ${name(el)}`);
+  }
+  const keys = [...root.querySelectorAll(keySelector)].filter(shown).map((el) => {
+    const r = el.getBoundingClientRect();
+    return {what: name(el), outside: r.bottom > H + 1 || r.right > W + 1 || r.top < -1 ||
+                                      r.left < -1};
+  });
+  return {cut, probability, charts, small: [...new Set(small)], keys,
+          projector: !!document.querySelector('.pl-projector-on'),
+          pageWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def settle(page) -> None:
+    """Wait until the charts have drawn and the page's sizes stop changing."""
+    page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
+    previous = None
+    for _ in range(24):
+        sizes = page.evaluate(SIZES)
+        if sizes == previous:
+            break
+        previous = sizes
+        page.wait_for_timeout(300)
+    page.wait_for_timeout(300)
+
+
+def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> PageWatch:
+    """Open ``notebook`` (with ``?projector`` when asked), wait for the whole page and its
+    charts, scroll to the top; the watch holds the page's errors."""
+    watch = PageWatch(page)
+    page.set_default_timeout(120_000)  # a long page (Lesson 6) keeps a loaded machine busy
+    page.goto(app.url(notebook) + ("?projector" if projector else ""), timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_function(RENDERED, timeout=PAGE_TIMEOUT_MS)
+    # the page's widgets are shown (every page has a projector switch), and in projector mode
+    # the address switched it on
+    switch = ".pl-projector-on" if projector else ".pl-projector-switch"
+    page.wait_for_selector(f"{switch} .pushluck-projector-toggle", state="attached",
+                           timeout=PAGE_TIMEOUT_MS)
+    settle(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
+    return watch
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[AppServer]:
+    server = AppServer()
+    try:
+        yield server
+    finally:
+        stop_and_check_log(server)
+
+
+def test_the_page_list_is_complete():
+    """The pages come from the notebooks directory: an empty glob fails here."""
+    assert len(PAGES) >= 16, PAGES
+    assert "00_Start_Here.ipynb" in PAGES and "Teachers_Guide.ipynb" in PAGES
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+@pytest.mark.parametrize("notebook", PAGES)
+def test_page_layout_at_1280x720(app, browser, notebook, projector):
+    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    try:
+        watch = open_rendered(page, app, notebook, projector=projector)
+        report = page.evaluate(LAYOUT_REPORT, [KEY_SELECTOR, NOT_READ_FROM_AFAR])
+        text = page.inner_text("body")
+    finally:
+        page.close()
+    where = f"{notebook} ({'projector' if projector else 'normal'} mode)"
+    for marker in TRACEBACK_MARKERS:
+        assert marker not in text, f"{where}: the page shows {marker!r}"
+    for marker in WIDGET_ERRORS:
+        assert marker not in text.lower(), f"{where}: a widget shows {marker!r}"
+    assert watch.page_errors == [], f"{where}: page errors {watch.page_errors[:3]}"
+    assert watch.console_errors == [], f"{where}: console errors {watch.console_errors[:3]}"
+    assert report["cut"] == [], f"{where}: text cut off: {report['cut'][:6]}"
+    assert report["probability"] == [], f"{where}: probability axes: {report['probability']}"
+    assert report["charts"] == [], f"{where}: chart titles: {report['charts'][:6]}"
+    assert report["pageWidth"] <= WIDTH, f"{where}: the page is {report['pageWidth']} px wide"
+    if projector:
+        assert report["projector"], f"{where}: the page has no projector switch"
+        assert report["small"] == [], f"{where}: text under 16 px: {report['small'][:8]}"
+        assert report["keys"], f"{where}: no key content marked ({KEY_SELECTOR})"
+        outside = [key["what"] for key in report["keys"] if key["outside"]]
+        assert outside == [], f"{where}: key content outside the first screen: {outside[:6]}"
