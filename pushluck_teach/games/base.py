@@ -773,6 +773,26 @@ class GameSpec:
         then do ``position`` and ``Engine.turn_position`` answer."""
         return self.odds is None
 
+    def preset_title(self, preset: str) -> str:
+        """A preset in words: the labels of the options it changes ("Buried treasure"), or
+        "standard rules"."""
+        variant = self.presets[preset]
+        changed = variant.changed_options()
+        if not changed:
+            return "standard rules"
+        cls = type(variant)
+
+        def words(name: str, value: Any) -> str:
+            label = cls.option_info(name).label
+            if value is True:
+                return label
+            if value is False:
+                return f"{label}: off"
+            shown = ", ".join(map(str, value)) if isinstance(value, tuple | list) else value
+            return f"{label}: {shown}"
+
+        return ", ".join(words(name, value) for name, value in changed.items())
+
     def draws_for(self, variant: Variant) -> str:
         """``"cards"`` or ``"dice"`` under ``variant``."""
         return self.draws(variant) if callable(self.draws) else self.draws

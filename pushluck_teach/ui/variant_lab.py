@@ -437,7 +437,8 @@ class VariantEditor(widgets.VBox):
         self.error = ""
         self._on_change = on_change
         self._syncing = False
-        self.preset = widgets.Dropdown(options=[("(own)", "")] + [(n, n) for n in spec.presets],
+        self.preset = widgets.Dropdown(options=[("(own)", "")] + [(spec.preset_title(n), n)
+                                                                for n in spec.presets],
                                        description="Preset")
         self.preset.observe(self._on_preset, names="value")
         self.controls: dict[str, widgets.Widget] = {}
@@ -565,8 +566,8 @@ class SideBySide(widgets.VBox):
         self._initial = (game, variants)
         self.summaries: tuple[Summary, Summary] | None = None
         self._task: LatestOnly[Any] = LatestOnly("pushluck-compare")
-        names = [s.name for s in turn_games()]
-        self.game = widgets.Dropdown(options=names, value=game, description="Game")
+        self.game = widgets.Dropdown(options=[(s.title, s.name) for s in turn_games()],
+                                     value=game, description="Game")
         self.game.observe(lambda _c: self._load_game(), names="value")
         self.race_target = _number_box(race_target, "Race target", widgets.Layout(),
                                        style={"description_width": "initial"})
@@ -685,7 +686,7 @@ class SweepPanel(widgets.VBox):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._later: Future[None] | None = None  # the sweep where threads are missing (Pyodide)
-        self.game = widgets.Dropdown(options=[s.name for s in turn_games()], value=game,
+        self.game = widgets.Dropdown(options=[(s.title, s.name) for s in turn_games()], value=game,
                                      description="Game")
         self.option = widgets.Dropdown(description="Option")
         # Text, not IntText: a number box drops what it cannot read ("1e9" became 19)

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from pushluck_teach.games import turn_games
-from pushluck_teach.games.base import GameSpec, RulesError, get_game
+from pushluck_teach.games.base import RulesError, get_game
 from pushluck_teach.ui.background import threads_available
 from pushluck_teach.ui.figures import probability_text, sync_widget_state, value_text
 from pushluck_teach.ui.lessons.answers import EXPECTED_VALUE, CheckAnswer
@@ -72,26 +72,6 @@ def _facts_html(name: str, facts: StopFacts, p_bust: Fraction | None, *,
     )
 
 
-def preset_title(spec: GameSpec, preset: str) -> str:
-    """A preset in words: the labels of the options it changes ("Buried treasure"), or
-    "standard rules"."""
-    changed = spec.presets[preset].changed_options()
-    if not changed:
-        return "standard rules"
-    cls = type(spec.presets[preset])
-
-    def words(name: str, value: Any) -> str:
-        label = cls.option_info(name).label
-        if value is True:
-            return label
-        if value is False:
-            return f"{label}: off"
-        shown = ", ".join(map(str, value)) if isinstance(value, tuple | list) else value
-        return f"{label}: {shown}"
-
-    return ", ".join(words(name, value) for name, value in changed.items())
-
-
 class RuleVariantsLesson(widgets.VBox):
     """Lesson 5: one position, two rule sets (presets) side by side."""
 
@@ -109,7 +89,7 @@ class RuleVariantsLesson(widgets.VBox):
         self.spec = spec
         self.drawn = widgets.Text(continuous_update=False, value=drawn, description="Drawn so far:",
                                   style={"description_width": "initial"})
-        titled = [(preset_title(spec, name), name) for name in presets]
+        titled = [(spec.preset_title(name), name) for name in presets]
         self.left = widgets.Dropdown(options=titled,
                                      value=left if left in presets else presets[0],
                                      description="Rules A:")
@@ -172,7 +152,7 @@ class RuleVariantsLesson(widgets.VBox):
             return
         (ln, lf, lp, ld), (rn, rf, rp, rd) = self._sides
         answered = self.question.revealed
-        a, b = (f"A: {preset_title(self.spec, ln)}", f"B: {preset_title(self.spec, rn)}")
+        a, b = (f"A: {self.spec.preset_title(ln)}", f"B: {self.spec.preset_title(rn)}")
         self.left_html.value = _facts_html(a, lf, lp, answered=answered)
         self.right_html.value = _facts_html(b, rf, rp, answered=answered)
         replace_figure(self.figure, distribution_pair_figure(ld, rd, (a, b)))
