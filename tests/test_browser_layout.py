@@ -31,6 +31,7 @@ from test_browser import (
     PageWatch,
     stop_and_check_log,
 )
+from test_browser_plain_words import FORBIDDEN
 
 pytestmark = pytest.mark.browser
 
@@ -201,6 +202,10 @@ def test_page_layout_at_1280x720(app, browser, notebook, projector):
         assert marker not in text, f"{where}: the page shows {marker!r}"
     for marker in WIDGET_ERRORS:
         assert marker not in text.lower(), f"{where}: a widget shows {marker!r}"
+    # no solver internals on any page, lessons, lab and guide included (the Play pages' walk,
+    # class names too: test_browser_plain_words.py; here labels run together, "CardsA")
+    internals = [word for word in FORBIDDEN if word in text]
+    assert internals == [], f"{where}: the page shows {internals}"
     assert watch.page_errors == [], f"{where}: page errors {watch.page_errors[:3]}"
     assert watch.console_errors == [], f"{where}: console errors {watch.console_errors[:3]}"
     assert report["cut"] == [], f"{where}: text cut off: {report['cut'][:6]}"
