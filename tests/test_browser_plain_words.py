@@ -144,7 +144,10 @@ def captain_seven_king(page) -> None:
     settle(page)
     text = page.inner_text(".pushluck-table")
     assert "during Player 2's turn" in text, text[:600]
-    recommended = re.search(r"Recommended: (Pass|King relic: throw it back)", text)
+    # with its values, "Recommended: <action>"; while they compute (or are refused), the
+    # quick guide's "Recommended for now by a quick guide (what each choice leaves ...): <action>"
+    recommended = re.search(r"Recommended(?:: | (?:for now )?by a quick guide \([^)]*\): )"
+                            r"(Pass|King relic: throw it back)\b", text)
     assert recommended, f"the king decision recommends no legal action: {text[-800:]!r}"
     check_plain(page, "Captain Seven at the king relic")
 
