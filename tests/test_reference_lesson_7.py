@@ -12,18 +12,22 @@ import pytest
 from pushluck_teach.ui.lessons.investing import LuckVersusSkill
 
 
-@pytest.mark.slow  # three deals of the odds bot: about 15 s
+@pytest.mark.slow  # ten deals of the search bot against the simple one: about 5 s
 def test_luck_versus_skill_figures_from_the_raw_differences() -> None:
     worth = 3.6
-    widget = LuckVersusSkill("lost-cities", "odds", "simple", options={"matches": 1},
-                             batch=2, first_batch=3, background=False, decision_worth=worth)
+    pairs = 10  # the fewest deal pairs the page gives an interval for
+    widget = LuckVersusSkill("lost-cities", "search", "simple", options={"matches": 1},
+                             batch=2, first_batch=pairs, background=False,
+                             decision_worth=worth)
     differences = list(widget.result.differences)
-    assert len(differences) == 6  # three deals, each played with the seats both ways
+    assert len(differences) == 2 * pairs  # each deal played with the seats both ways
     mean = statistics.fmean(differences)
     sd = statistics.stdev(differences)
-    pair_means = [(differences[i] + differences[i + 1]) / 2 for i in range(0, 6, 2)]
+    pair_means = [(differences[i] + differences[i + 1]) / 2
+                  for i in range(0, len(differences), 2)]
     half = 1.96 * statistics.stdev(pair_means) / math.sqrt(len(pair_means))
-    weak_wins = (sum(d < 0 for d in differences) + sum(d == 0 for d in differences) / 2) / 6
+    weak_wins = ((sum(d < 0 for d in differences) + sum(d == 0 for d in differences) / 2)
+                 / len(differences))
     text = re.sub(r"<[^>]+>", "", widget.summary.value)
     assert f"scores {mean:+.1f} points a match more" in text
     assert f"interval {mean - half:+.1f} to {mean + half:+.1f}" in text
