@@ -697,7 +697,12 @@ def test_play_page_numbers_match_the_command_after_every_action(server, browser,
 
 
 def test_lesson_1_counts_match_cli(server, browser):
-    page, _ = open_page(browser, server, "Lesson_1_Next_Card.ipynb", ".pushluck-lesson-pbust")
+    """The probability the page shows once the student presses Show answer (hidden before:
+    test_browser_lesson_review.py) against the command's, and a count by hand."""
+    page, _ = open_page(browser, server, "Lesson_1_Next_Card.ipynb", ".pushluck-lesson-show")
+    assert page.locator(".pushluck-lesson-pbust").count() == 0  # not before the question
+    page.click(".pushluck-lesson-show")
+    page.wait_for_selector(".pushluck-lesson-pbust", timeout=PAGE_TIMEOUT_MS)
     exact = page.get_attribute(".pushluck-lesson-pbust", "data-exact")
     odds = cli_odds("lands-uncharted", {"drawn": "5h 9s"}, {})
     assert exact == odds["p_bust_next_exact"] == "3/25"
