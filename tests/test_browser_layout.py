@@ -39,9 +39,10 @@ WIDTH, HEIGHT = 1280, 720
 PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 #: A page's key content in projector mode: what the page marks (``pushluck-key``: the key
 #: charts a projector switch is given, a lesson's main answer), the action buttons and the
-#: coach's headline of a Play table, and the title.
+#: coach's headline of a Play table, and the title (a Markdown output's first ``h1``; a later
+#: ``h1``, such as the guide's appended rule book, is a section far down a long page).
 KEY_SELECTOR = (".pushluck-key, .pushluck-action, .pushluck-headline, .pl-cell-main, "
-                ":is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h1")
+                ":is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h1:first-of-type")
 #: Text nobody reads from the back of the room: the chart's own tool bar and hover labels, and
 #: the terminal command a teacher copies (the page's "check it yourself" line).
 NOT_READ_FROM_AFAR = (".modebar-container, .hoverlayer, .pushluck-cli, .pushluck-copy, "

@@ -374,6 +374,7 @@ class AnalysisPanel(widgets.VBox):
         self.progress_text = widgets.HTML()
         self.progress_box = widgets.HBox([self.progress, self.progress_text],
                                          layout=widgets.Layout(display="none"))
+        self.progress_box.add_class("pl-progress")
 
         def cell(fig: widgets.DOMWidget, text: widgets.HTML, key: str, *extra: widgets.Widget
                  ) -> widgets.VBox:

@@ -313,6 +313,7 @@ function load(model) {
   return slot.promise;
 }
 const PROJECTOR_TEXT = 16;  // px: the least type size of a chart in projector mode
+const PROJECTOR_PLOT = 110;  // px: the least plot height a chart keeps for long labels on end
 const NORMAL_TEXT = 12;     // px: the least size of tick labels, bar and heatmap-cell text
 const PROBABILITY = /probabilit|(^|\W)P\(|chance/i;  // as PROBABILITY_TITLE in Python
 const TEXT_TRACES = ["bar", "heatmap", "scatter", "histogram", "contour"];
@@ -399,14 +400,16 @@ function present(layout, data, width, projector) {
   }
   if (projector) {
     // long category labels stand on end below the plot in large type: the chart grows by what
-    // they need beyond the usual margin instead of squeezing its plot
+    // they need beyond the usual margin, less what its plot can spare (it keeps at least
+    // PROJECTOR_PLOT px), so a 1280x720 screen still holds the whole chart
     const labels = data.flatMap((trace) => (trace.type === "bar" ? trace.x || [] : []));
     const longest = Math.max(0, ...labels.map((label) => String(label).split("<br>")
         .reduce((most, line) => Math.max(most, line.length), 0)));
     const slotWidth = ((width || 400) - margin.l - margin.r) / Math.max(1, new Set(labels).size);
     if (longest * 0.5 * base > 1.1 * slotWidth) {  // plotly turns them
+      const spare = Math.max(0, (layout.height || 360) - margin.t - margin.b - PROJECTOR_PLOT);
       layout.height = (layout.height || 360) +
-          Math.max(0, Math.round(longest * 0.6 * base) - 70);
+          Math.max(0, Math.round(longest * 0.55 * base) - 70 - spare);
     }
   }
   const plotHeight = Math.max(80, (layout.height || 360) - margin.t - margin.b);

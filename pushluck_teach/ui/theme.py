@@ -213,8 +213,15 @@ body:has(.pushluck-projector) #rendered_cells {{ padding: 0 8px !important; }}
 .pushluck-projector .pushluck-card .pl-centre {{ font-size: 32px; }}
 .pushluck-projector .pushluck-die {{ width: 56px; height: 56px; font-size: 30px; }}
 .pushluck-projector .pushluck-status {{ font-size: 20px; }}
-.pushluck-projector .pushluck-headline {{ font-size: 21px; line-height: 1.35; }}
+.pushluck-projector .pushluck-headline {{ font-size: 19px; line-height: 1.25; }}
 .pl-projector .pl-details-toggle {{ display: inline-flex !important; }}
+.pl-projector.widget-vbox {{ flex-flow: row wrap !important; align-items: center;
+  column-gap: 8px; }}
+.pl-projector > * {{ flex: 1 1 100%; }}
+/* the progress bar and the details button share a line; the headline says "computing" */
+.pl-projector > .pl-progress {{ flex: 1 1 200px; }}
+.pl-projector > .pl-progress > .widget-html {{ display: none; }}
+.pl-projector > .pl-details-toggle {{ flex: 0 0 auto; }}
 .pl-projector .pl-cell {{ width: auto !important; margin: 2px !important; }}
 .pl-projector .pl-figure-holder {{ min-height: 300px !important; }}
 .pl-projector .pl-grid {{ grid-template-columns: repeat(2, minmax(0, 1fr)) !important; }}
