@@ -58,7 +58,7 @@ KEYS: dict[str, list[tuple[str, int, str]]] = {
                                (".pl-cardtable-main .js-plotly-plot", 2, "")],
     # a lesson's check-yourself answer stays off the page until answered: its question is key
     "Lesson_1_Next_Card.ipynb": [(".pushluck-lesson .js-plotly-plot", 2, ""),
-                                 (".pushluck-lesson-question", 1, "next draw busts")],
+                                 (".pushluck-lesson-question .pushluck-lesson-answer", 1, "")],
     "Lesson_2_When_To_Stop.ipynb": [(".pushluck-lesson-values", 1, "optimal play"),
                                     (".pushluck-lesson .js-plotly-plot", 1, "")],
     "Lesson_3_Turn_As_Markov_Chain.ipynb": [(".pushluck-lesson-chain b", 1, ""),

@@ -98,8 +98,13 @@ def next_card_figure(facts: NextCardFacts | None, title: str = "The next card", 
                       cliponaxis=False, customdata=[probability_text(p) for p in probs],
                       hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw")
         ytitle = "probability"
+    yaxis: dict[str, object] = {"title": ytitle, "rangemode": "tozero"}
+    if cards_left is not None:
+        # counts: the axis is not a probability's, so the figure it replaces in place (the
+        # probabilities, clipped to [0, 1]) must not leave its clip behind
+        yaxis["autorangeoptions"] = {"clipmin": 0, "clipmax": max(cards_left, 1)}
     fig = go.Figure(bars)
-    fig.update_layout(**lesson_layout(title, yaxis={"title": ytitle, "rangemode": "tozero"},
+    fig.update_layout(**lesson_layout(title, yaxis=yaxis,
                                 xaxis={"title": "outcome of one more draw", "type": "category"}))
     return fig
 
