@@ -391,6 +391,8 @@ class AnalysisPanel(widgets.VBox):
              cell(self.fig_bust, self.text_bust, "extra"),
              cell(self.fig_choice, self.text_choice, "main"),
              cell(self.fig_dist, self.text_dist, "extra", self.threshold_slider)],
+            # as wide as its holder (a flex row, where it would shrink to its cells' minimum)
+            layout=widgets.Layout(width="100%"),
         )
         grid.add_class("pl-grid")  # a CSS grid: as many columns as fit (theme.PAGE_CSS)
         # the page's CSS shows the grid whatever its own display says: its holder folds away
