@@ -39,6 +39,9 @@ from pushluck_teach.quoting import one_line, quoted
 from pushluck_teach.solve.turn import TooManyStates, TurnSolver
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
+#: ``pushluck odds`` adds exact fractions by itself up to this many solver states (about a
+#: second of work); beyond it prints decimals at once and fractions only with ``--exact``.
+CHEAP_EXACT_STATES = 120_000
 EXIT_BAD_INPUT = 2
 #: Local processes a sweep may start (each a Python with the solver: about 150 MB).
 MAX_WORKERS = 64
@@ -156,13 +159,22 @@ def odds_command(args: argparse.Namespace) -> int:
         return print_report(spec.odds(variant, position), args)
     model, state = spec.position(variant, **position)
     decimals_only = ""
-    try:
-        analysis = TurnSolver(model, exact=True).analyse(state)
-    except TooManyStates as refused:
-        # Too large for fractions: the same model solved in floats (as the app's page does),
-        # said on the first line; a position too large for that too is refused as before.
+    exact_solver = TurnSolver(model, exact=True)
+    estimate = exact_solver.estimated_states(state)
+    if args.exact or estimate is None or estimate <= CHEAP_EXACT_STATES:
+        try:
+            analysis = exact_solver.analyse(state)
+        except TooManyStates as refused:
+            # Too large for fractions: the same model solved in floats (as the app's page
+            # does), said on the first line; a position too large for that too is refused.
+            analysis = TurnSolver(model).analyse(state)
+            decimals_only = ("fractions would need "
+                             + str(refused).split(":")[0].replace("this position needs ", ""))
+    else:
+        # Fractions here take seconds: decimals at once, as the page shows them.
         analysis = TurnSolver(model).analyse(state)
-        decimals_only = str(refused).split(":")[0].replace("this position needs ", "")
+        decimals_only = (f"fractions take about {estimate:,} solver states here; "
+                         "add --exact for them")
     exact = {name: getattr(analysis, name) for name in ODDS_FIELDS}
     if decimals_only:
         # The next draw's bust chance is one step ahead: still exact.
@@ -173,7 +185,7 @@ def odds_command(args: argparse.Namespace) -> int:
     if args.json:
         payload: dict[str, Any] = {"game": spec.name}
         if decimals_only:
-            payload["exact_refused"] = f"exact fractions would need {decimals_only}"
+            payload["exact_refused"] = f"exact {decimals_only}"
         payload.update({k: None if v is None else float(v) for k, v in exact.items()})
         payload["best_action"] = analysis.best_action
         payload["turn_total"] = float(analysis.turn_total)
@@ -186,8 +198,8 @@ def odds_command(args: argparse.Namespace) -> int:
         return 0
     print(f"{spec.title}: {model.describe(state)}")
     if decimals_only:
-        print(f"  Decimals only: exact fractions would need {decimals_only} (solved in floating "
-              "point, as the app's page does)")
+        print(f"  Decimals only: exact {decimals_only} (solved in floating point, as the "
+              "app's page does)")
     for name, value in model.assumed().items():
         flag = "--" + name.replace("_", "-")
         print(f"  Assumed {name.replace('_', ' ')} {value} (the earliest the cards allow; "
@@ -410,7 +422,8 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--objective", choices=("points", "win"), default="points", action=_Once,
                       help="points: this turn's points (default); win: the chance to win the "
                            "game after each action (games with a whole-game solution)")
-    odds.add_argument("--exact", action="store_true", help="add exact fractions to --json")
+    odds.add_argument("--exact", action="store_true",
+                      help="exact fractions even where they take seconds (and in --json)")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.set_defaults(handler=odds_command)
 

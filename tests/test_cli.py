@@ -126,7 +126,7 @@ def test_a_position_too_large_for_fractions_is_answered_in_decimals(
     argv = ["odds", "incan-gold", "--drawn", "9d", "--others", "5,10"]
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "Decimals only: exact fractions would need about" in text
+    assert "Decimals only: exact fractions take about" in text and "add --exact" in text
     assert "P(next draw busts)               0.000000   = 0/1" in text
     assert main([*argv, "--json", "--exact"]) == 0
     payload = json.loads(capsys.readouterr().out)
@@ -135,3 +135,23 @@ def test_a_position_too_large_for_fractions_is_answered_in_decimals(
     # stopping banks the 9 gems shared among three explorers: 3 each, and drawing is better
     assert payload["ev_stop"] == 3.0 and payload["best_action"] == "draw"
     assert payload["ev_optimal"] > payload["ev_draw_once"] > payload["ev_stop"]
+
+
+def test_odds_prints_decimals_at_once_where_fractions_take_seconds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Incan Gold's round 3 start (about 200,000 solver states): decimals without ``--exact``,
+    saying so; with ``--exact`` the fractions, whose decimals are the same to 6 places."""
+    argv = ["odds", "incan-gold", "--round", "3"]
+    assert main(argv) == 0
+    decimals = capsys.readouterr().out
+    assert "Decimals only: exact fractions take about" in decimals
+    assert "EV under optimal play" in decimals and "   = " not in decimals.split("EV if")[1]
+    assert main([*argv, "--exact"]) == 0
+    exact = capsys.readouterr().out
+    assert "Decimals only" not in exact
+
+    def ev_optimal(text: str) -> str:
+        return next(line for line in text.splitlines() if "EV under optimal play" in line)
+
+    assert "   = " in ev_optimal(exact)
+    assert ev_optimal(exact).split()[4] == ev_optimal(decimals).split()[4]
