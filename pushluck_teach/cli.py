@@ -36,12 +36,12 @@ from pushluck_teach.games.base import (
 from pushluck_teach.games.rules_format import read_rules_file
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.quoting import one_line, quoted
-from pushluck_teach.solve.turn import TooManyStates, TurnSolver
+from pushluck_teach.solve.turn import Cancelled, TooManyStates, TurnSolver, watching
 
 ODDS_FIELDS = ("p_bust_next", "ev_stop", "ev_draw_once", "ev_optimal")
-#: ``pushluck odds`` adds exact fractions by itself up to this many solver states (about a
-#: second of work); beyond it prints decimals at once and fractions only with ``--exact``.
-CHEAP_EXACT_STATES = 120_000
+#: ``pushluck odds`` adds exact fractions by itself while they need at most this many newly
+#: solved states (under half a second); beyond, decimals at once, fractions with ``--exact``.
+CHEAP_EXACT_STATES = 60_000
 EXIT_BAD_INPUT = 2
 #: Local processes a sweep may start (each a Python with the solver: about 150 MB).
 MAX_WORKERS = 64
@@ -149,6 +149,18 @@ def add_rules_flag(parser: argparse.ArgumentParser, specs: Sequence[GameSpec]) -
                             help=f"a rule file (JSON) defining the variant ({', '.join(readers)})")
 
 
+def _fractions_budget(solver: TurnSolver[Any], budget: int | None) -> Callable[[int], None]:
+    """A solve checkpoint that stops ``solver`` (:class:`Cancelled`) once it has solved more
+    than ``budget`` new states (states seeded from a shipped table are free)."""
+    seeded = solver.states_solved()
+
+    def check(solved: int) -> None:
+        if budget is not None and solved - seeded > budget:
+            raise Cancelled
+
+    return check
+
+
 def odds_command(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     variant = variant_from_args(spec, args.option or [], args)
@@ -160,20 +172,19 @@ def odds_command(args: argparse.Namespace) -> int:
     model, state = spec.position(variant, **position)
     decimals_only = ""
     exact_solver = TurnSolver(model, exact=True)
-    estimate = exact_solver.estimated_states(state)
-    if args.exact or estimate is None or estimate <= CHEAP_EXACT_STATES:
-        try:
+    try:
+        with watching(_fractions_budget(exact_solver, None if args.exact else CHEAP_EXACT_STATES)):
             analysis = exact_solver.analyse(state)
-        except TooManyStates as refused:
-            # Too large for fractions: the same model solved in floats (as the app's page
-            # does), said on the first line; a position too large for that too is refused.
-            analysis = TurnSolver(model).analyse(state)
-            decimals_only = ("fractions would need "
-                             + str(refused).split(":")[0].replace("this position needs ", ""))
-    else:
+    except TooManyStates as refused:
+        # Too large for fractions: the same model solved in floats (as the app's page does),
+        # said on the first line; a position too large for that too is refused.
+        analysis = TurnSolver(model).analyse(state)
+        decimals_only = ("fractions would need "
+                         + str(refused).split(":")[0].replace("this position needs ", ""))
+    except Cancelled:
         # Fractions here take seconds: decimals at once, as the page shows them.
         analysis = TurnSolver(model).analyse(state)
-        decimals_only = (f"fractions take about {estimate:,} solver states here; "
+        decimals_only = (f"fractions need over {CHEAP_EXACT_STATES:,} solver states here; "
                          "add --exact for them")
     exact = {name: getattr(analysis, name) for name in ODDS_FIELDS}
     if decimals_only:
