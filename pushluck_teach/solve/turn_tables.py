@@ -38,10 +38,10 @@ TABLE_VERSION = 1
 
 def _cache_key(model: TurnModel[Any], key: str) -> Any:
     from pushluck_teach.solve.cache import CacheKey
-    from pushluck_teach.solve.turn import _FLOAT_TIE
+    from pushluck_teach.solve.turn import FLOAT_TIE
 
     return CacheKey(game=model.game, kind="turn-values", variant={"table": key},
-                    params={"float_tie": _FLOAT_TIE}, version=TABLE_VERSION)
+                    params={"float_tie": FLOAT_TIE}, version=TABLE_VERSION)
 
 
 class ShippedTable(OverlayMemo):
@@ -115,10 +115,10 @@ def _bellman_holds(model: TurnModel[Any], start: Any, table: ShippedTable) -> bo
     shipped = table.get(start)
     if shipped is None:
         return False
-    probe = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False)
-    probe._values = table.without(start)  # noqa: SLF001 - the table itself, without its start
+    probe = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False,
+                       seed=table.without(start))  # the table itself, without its start
     try:
-        return probe._value(start) == shipped  # noqa: SLF001
+        return probe.value(start) == shipped
     except Cancelled:  # a newer click, or the click's time is up: not an answer to remember
         raise
     except Exception:  # a state the table lacks, an encoding that changed...
@@ -234,9 +234,10 @@ def build(model: TurnModel[Any]) -> dict[str, Any]:
     solver = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False)
     start = model.start
     solver.analyse(start)
-    states = list(solver._values)  # noqa: SLF001
+    values = solver.solved_values()
+    states = list(values)
     return {"states": np.array(states, dtype=np.int64),
-            "values": np.array([solver._values[s] for s in states], dtype=np.float64),  # noqa: SLF001
+            "values": np.array([values[s] for s in states], dtype=np.float64),
             "start": np.array(start, dtype=np.int64)}
 
 

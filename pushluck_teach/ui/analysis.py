@@ -219,10 +219,10 @@ def quick_guide(model: TurnModel[Any], state: Any) -> str | None:
     if STOP not in actions:
         return DRAW
     solver = cached_solver(model, False)
-    draw_once = solver._expect(model.transitions(state, DRAW), solver._stop_asap)
+    draw_once = solver.then_stop_asap_value(state, DRAW)
     stop_now = model.stop_payoff(state)
     if stop_now is None:  # leaving does not bank at once (other explorers still inside)
-        stop_now = solver._expect(model.transitions(state, STOP), solver._stop_asap)
+        stop_now = solver.then_stop_asap_value(state, STOP)
     return DRAW if float(draw_once) > float(stop_now) else STOP
 
 
@@ -234,9 +234,8 @@ def window_quick_guide(model: TurnModel[Any], window: OutsideWindow) -> str:
 
     def quick(choice: OutsideChoice) -> float:
         if choice.then is None:
-            return float(solver._stop_asap(choice.state))
-        pairs = model.transitions(choice.state, choice.then)
-        return float(solver._expect(pairs, solver._stop_asap))
+            return float(solver.stop_asap_value(choice.state))
+        return float(solver.then_stop_asap_value(choice.state, choice.then))
 
     return min(window.choices, key=quick).action
 

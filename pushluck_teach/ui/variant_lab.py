@@ -708,7 +708,7 @@ class SweepPanel(widgets.VBox):
                                carry_bundle=False)  # the lab's Compare charts bring it
         self.run_button.on_click(lambda _b: self.run())
         self.stop_button.on_click(lambda _b: self.stop())
-        self.game.observe(lambda _c: self._load_game(variant=None), names="value")
+        self.game.observe(lambda _c: self.load_game(variant=None), names="value")
         self.option.observe(self._on_option, names="value")
         self.children = [
             widgets.HBox([self.game, self.option, self.whole_game]),
@@ -716,9 +716,9 @@ class SweepPanel(widgets.VBox):
                           self.stop_button]),
             self.progress, self.status_html, self.table_html, self.fig,
         ]
-        self._load_game(variant)
+        self.load_game(variant)
 
-    def _load_game(self, variant: Variant | None) -> None:
+    def load_game(self, variant: Variant | None) -> None:
         """The game's whole-number options, with its own sweep chosen (the spec's ``sweep``)
         and a range within that option's allowed values."""
         same_game = getattr(self, "spec", None) is not None and self.spec.name == self.game.value
@@ -892,7 +892,7 @@ class VariantLab(widgets.VBox):
         else:
             self.table.options = rules.options()
         if self.sweep.game.value == "custom":
-            self.sweep._load_game(rules)
+            self.sweep.load_game(rules)
 
     def open_link(self, search: str) -> None:
         """Load the rule set of a ``?rules=`` query string."""
