@@ -1,4 +1,4 @@
-"""Issue 13 at the table: the coach's objective, the command that reproduces the page, the dead
+"""The classroom at the table: the coach's objective, the command that reproduces the page, the dead
 ends.  Expected values come from the rules (hand reasoning stated in each test), not from the
 functions the page calls."""
 

@@ -470,7 +470,7 @@ def test_optimal_round_matches_simulation_of_the_engine() -> None:
     assert result.within(ev, 4.0), (ev, result.mean, result.stderr)
 
 
-# ---- the level-by-level (NumPy) solve is the recursion's, state by state (issue 9) ----------
+# ---- the level-by-level (NumPy) solve is the recursion's, state by state ----------
 
 
 LEVEL_POSITIONS = [

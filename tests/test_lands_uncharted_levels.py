@@ -1,4 +1,4 @@
-"""Issue 9, Lands Uncharted: the table-driven draw and the NumPy level graph against second
+"""Lands Uncharted: the table-driven draw and the NumPy level graph against second
 methods.  The draw is compared, state by state, with the plain draw kept verbatim in
 ``tests/lands_uncharted_reference.py``; the level graph's batched transitions with the model's
 own; and the level-by-level solve with the pure-Python recursion (``levels=False``) and with

@@ -1,4 +1,4 @@
-"""Issue 9: the level-by-level NumPy solver (``solve/levels.py``) against the pure recursion
+"""The level-by-level NumPy solver (``solve/levels.py``) against the pure recursion
 (``TurnSolver(levels=False)``, the path the in-browser build uses without NumPy), on many Captain
 Seven positions with every relic: values within 1e-9 relative (in fact bit for bit: the slots
 are summed in the recursion's order) and identical best actions; its budget, cancellation and
@@ -172,8 +172,8 @@ def test_the_solver_answers_equal_the_recursion_for_every_relic(relic: str | Non
 
 @pytest.mark.slow
 def test_the_queen_after_a_first_seven_is_answered_in_float_mode() -> None:
-    """Refused before the level solver (the issue measured 164 s and 2 GB for the recursion):
-    now answered.  Doubling the 7 (total 14) is best; V is the Bellman equation of the doubled
+    """Too large for the recursion's budget (its memo would hold about 2 GB), answered level
+    by level.  Doubling the 7 (total 14) is best; V is the Bellman equation of the doubled
     state over the next draw, each next state's value read from the table or solved again."""
     model, state = SPEC.position(CaptainSevenVariant(relics=True), relic="Q", drawn="7h")
     solver = TurnSolver(model)

@@ -1,4 +1,4 @@
-"""Issue 9: solver memos estimated in bytes, and a solver cache bounded by a byte budget
+"""Solver memos estimated in bytes, and a solver cache bounded by a byte budget
 (behaviour: which solvers it keeps and evicts; no timings)."""
 
 from __future__ import annotations

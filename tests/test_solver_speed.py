@@ -1,4 +1,4 @@
-"""Issue 9: the turn solver without unbounded recursion, its state budget and refusals, its
+"""The turn solver without unbounded recursion, its state budget and refusals, its
 bounded cache, and exact agreement with today's solver (the plain memoised recursion kept in
 ``benchmarks/baseline_turn_solver.py``, a second implementation) on many positions."""
 

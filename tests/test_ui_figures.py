@@ -138,7 +138,7 @@ def test_choice_figure_outlines_the_best_and_skips_unavailable() -> None:
     F.update_choice(fig, bars, "optimal", "best: draw")
     trace = fig.data[0]
     assert trace.x == ("draw once", "optimal play")
-    assert trace.text == ("5", "8.167")  # a whole number without decimals (issue 13)
+    assert trace.text == ("5", "8.167")  # a whole number without decimals
     assert trace.y == (5.0, 49 / 6)
     assert trace.marker.line.width == (0, 4)
     assert "n/a" in F.choice_html(bars, "Draw")

@@ -369,7 +369,7 @@ class TurnModel(ABC, Generic[State]):
     def estimated_states(self, state: State) -> int | None:
         """About how many states solving from ``state`` visits, where the model can tell at
         once (``None``: unknown).  Solvers refuse up front a position whose estimate exceeds
-        their state budget (issue 9), instead of starting a wait of minutes."""
+        their state budget, instead of starting a wait of minutes."""
         return None
 
     def level_graph(self) -> Any:

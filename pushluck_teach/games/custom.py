@@ -860,7 +860,7 @@ class CustomTurnModel(TurnModel[CState]):
 
 
 # --------------------------------------------------------------------------------------------
-# Level-by-level (NumPy) graph of a card turn (issue 9; protocol: solve/levels.py)
+# Level-by-level (NumPy) graph of a card turn (protocol: solve/levels.py)
 
 _TERMINAL_OFFSET = 1 << 20
 _CODE_LIMIT = 1 << 62  # codes stay clear of int64 overflow

@@ -78,7 +78,7 @@ less), so stopping is optimal.  Nothing else is pruned: measured with the solved
 oracle that knew every state where stopping is optimal would skip under 2% of the states of a
 default turn, because with an ally held drawing stays optimal up to turn totals of 52.
 
-Speed (issue 9).  The draw reads the kept and dead haul ranks from a table and banking's payoff
+Speed.  The draw reads the kept and dead haul ranks from a table and banking's payoff
 from another (:meth:`LandsUnchartedTurnModel.stop_payoff`); with NumPy the solver takes a large
 position level by level (:class:`LandsUnchartedLevelGraph`: the same merged states as int64
 codes, every draw of a level at once, outcomes in the model's order, so the float values are
@@ -361,7 +361,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         object.__setattr__(self, "_limit", limit)
         bonus = BURIED_BONUS if self.variant.buried_treasure else 0
         object.__setattr__(self, "_bonus", bonus)
-        # Look-up tables of the hot draw (issue 9): shared by every model of the same rules.
+        # Look-up tables of the hot draw: shared by every model of the same rules.
         object.__setattr__(self, "_dying_after", _dying_table(
             self.symmetric, "s" in suits, "d" in suits))
         object.__setattr__(self, "_bank", _bank_table(bonus))
@@ -460,7 +460,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
     def _draw(self, state: LUState, only: int | None = None) -> list[tuple[int, LUState]]:
         """The outcomes of a draw (of class ``only`` alone when given: used to replay).
 
-        The solver's hot loop (issue 9): the kept and dead haul ranks come from a table
+        The solver's hot loop: the kept and dead haul ranks come from a table
         (:func:`_dying_table`) and a single dying rank (the usual case) is moved to the dead
         count inline; the outcomes and their order are those of the rules as stated in the
         module docstring (tests compare with a verbatim copy of the plain version)."""
@@ -635,7 +635,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
 
 
 # --------------------------------------------------------------------------------------------
-# Level-by-level (NumPy) graph of a turn (issue 9; protocol: solve/levels.py)
+# Level-by-level (NumPy) graph of a turn (protocol: solve/levels.py)
 
 # A merged decision state as one int64 code (``LevelGraph.code``): the draw pile's counts in
 # narrow fields (aces and numbers 0-4: 3 bits; plain threats 0-12: 4 bits; each cursed queen:

@@ -15,7 +15,7 @@ Because every turn draws from a finite deck (or, for Pig, stops at a proved thre
 recursion reaches terminal states, and memoising ``V`` makes each state cost one evaluation.
 The solver prefers ``stop`` on a tie, then the model's action order.
 
-No Python recursion limit (issue 9): the recursion nests at most ``_MAX_DEPTH`` states, and a
+No Python recursion limit: the recursion nests at most ``_MAX_DEPTH`` states, and a
 deeper turn (Pig with 200 die sides) continues on an explicit stack, in the same arithmetic
 order, so the numbers are those of the plain recursion.  A solver works within a state budget
 (``max_states``, default :data:`DEFAULT_MAX_STATES`): a position whose model estimates more
@@ -66,7 +66,7 @@ Number = float | Fraction
 Policy = Callable[[Any], str]
 
 FLOAT_TIE = 1e-12
-# About what one solved state costs on the 2-core development machine (issue 9, CPU time:
+# About what one solved state costs on the 2-core development machine (CPU time:
 # 3-9 µs in float mode depending on the model, 1.3-1.5x that exact); only words estimates.
 SECONDS_PER_STATE = {False: 5e-6, True: 7e-6}
 # The default state budget of a solver: 170-400 MB of memo (float to exact, by model).  Every
@@ -376,7 +376,7 @@ class TurnSolver(Generic[S]):
             lock.release()
             # The solve's transient arrays are gone (done, refused or cancelled) and its table
             # may have taken the shared cache over its budget: evict there, and give the freed
-            # heap back to the system (issue 9).
+            # heap back to the system.
             if solving and not _SHARED.shrink():
                 release_memory()
 
@@ -1049,7 +1049,7 @@ def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
 
 
 # Solvers shared by bots and live charts, bounded by the bytes their memos hold
-# (:class:`~pushluck_teach.solve.cache.MemorySolverCache`, issue 9: a kernel that plays every
+# (:class:`~pushluck_teach.solve.cache.MemorySolverCache`: a kernel that plays every
 # game stays small).
 _SHARED = MemorySolverCache(TurnSolver)
 

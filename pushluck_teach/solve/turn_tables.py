@@ -1,4 +1,4 @@
-"""Shipped float solutions of whole turns (issue 9): a turn asked about again and again — such
+"""Shipped float solutions of whole turns: a turn asked about again and again — such
 as Captain Seven's, which always starts from the full deck — is solved once, and its values are
 shipped in ``pushluck_teach/data/`` so a cold solver answers at once.
 

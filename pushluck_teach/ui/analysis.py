@@ -242,7 +242,7 @@ def window_quick_guide(model: TurnModel[Any], window: OutsideWindow) -> str:
 
 def next_draw_numbers(model: TurnModel[Any], state: Any
                       ) -> tuple[Number | None, tuple[F.OutcomeBar, ...]]:
-    """The cheap part of an analysis (issue 9: within 100 ms whatever the rest costs): the
+    """The cheap part of an analysis (within 100 ms whatever the rest costs): the
     bust chance of the next draw and its outcomes, exact."""
     exact = cached_solver(model, True)
     outcomes = tuple(F.OutcomeBar(o.label, o.probability, o.busted, o.total_after)
@@ -499,7 +499,7 @@ class AnalysisPanel(widgets.VBox):
         the value-of-the-choice chart and the headline then compare the chances to win; the
         next-draw, bust-risk and distribution charts still describe this turn.
 
-        Never frozen (issue 9): the next draw's outcomes and bust chance are shown at once.
+        Never frozen: the next draw's outcomes and bust chance are shown at once.
         With ``background`` on, the expected values get ``click_budget_ms`` on the click path;
         if they need longer they continue in the worker thread with a progress bar (the
         returned numbers then have ``pending`` set), and a newer click or position cancels

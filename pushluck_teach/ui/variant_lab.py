@@ -1,4 +1,4 @@
-"""The variant lab's widgets (issue 11); they name no game.
+"""The variant lab's widgets; they name no game.
 
 * :class:`RuleSetForm` — build a push-your-luck game from parts, every field of
   :class:`~pushluck_teach.games.custom.RuleSet` through a control; the state estimate is shown

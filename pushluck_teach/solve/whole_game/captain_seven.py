@@ -184,7 +184,7 @@ _SIZE = MAX_TOTAL + 1  # totals 0 .. MAX_TOTAL
 @lru_cache(maxsize=1)
 def _lattice() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Counts per non-ten class of every multiset (shape (8, 5**8)), its size and total.  The
-    counts (0-4) are int8: 3 MB kept instead of 24 MB (issue 9); every sum and product with them
+    counts (0-4) are int8: 3 MB kept instead of 24 MB; every sum and product with them
     is int64 or float64, so the numbers are the same."""
     counts = np.indices((5,) * 8, dtype=np.int8).reshape(8, -1)
     size = counts.sum(axis=0)
