@@ -708,6 +708,41 @@ DICE = "dice"
 
 
 @dataclass(frozen=True)
+class SoloMode:
+    """A one-player game as a chain of turns, each turn played from a fresh deck (the stated
+    simplification of :mod:`pushluck_teach.solve.whole_game.solo`, which solves it exactly).
+
+    Between turns the game carries a small state ``carry`` (allies held, hits and botches,
+    the turn number: whatever the next turn and the game's end depend on), starting at
+    ``start``:
+
+    * ``prepare(variant)``: the variant in solo play (``None``: the default), or a
+      :class:`RulesError` naming an option the model does not cover;
+    * ``turn_position(variant, carry)``: the keywords of ``GameSpec.position`` for the turn
+      played from ``carry`` (turns with the same keywords have the same outcomes);
+    * ``turn_outcome(variant, model, last, terminal, action)``: what a finished turn hands on
+      (hashable), from its last decision state, its terminal state and the last action;
+    * ``advance(variant, carry, outcome)``: ``(points scored, the next carry)``;
+    * ``finished(variant, carry)``: the game is over at ``carry``;
+    * ``end_bonus(variant, carry)``: points added to the final score when the game ends at
+      ``carry``; ``None``: the game is lost there and scores 0 (``can_lose``);
+    * ``model``: the model in one line, as the page and the report state it.
+    """
+
+    title: str
+    model: str
+    start: Hashable
+    prepare: Callable[[Any], Any]
+    turn_position: Callable[[Any, Any], Mapping[str, Any]]
+    turn_outcome: Callable[[Any, Any, Any, Any, str], Hashable]
+    advance: Callable[[Any, Any, Any], tuple[int, Hashable]]
+    finished: Callable[[Any, Any], bool]
+    end_bonus: Callable[[Any, Any], int | None] = lambda variant, carry: 0
+    can_lose: bool = False
+    default_policy: str = "threshold:20"
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the CLI, solver, simulator and UI need to know about one game.
 
@@ -728,7 +763,8 @@ class GameSpec:
     * ``variant_from_text``: builds a variant from a rule file's text (``pushluck ... --rules
       FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files;
     * ``sweep``: the whole-number option a sweep starts with (the lab's Sweep tab); ``None``:
-      the first whole-number option.
+      the first whole-number option;
+    * ``solo``: the game's solo mode as a chain of turns (:class:`SoloMode`), or ``None``.
     """
 
     name: str
@@ -750,6 +786,7 @@ class GameSpec:
     example: Mapping[str, str] = field(default_factory=dict)
     variant_from_text: Callable[[str], Variant] | None = None
     sweep: str | None = None
+    solo: SoloMode | None = None
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:

@@ -110,6 +110,7 @@ from pushluck_teach.games.base import (
     OptionError,
     PositionError,
     RulesError,
+    SoloMode,
     TableView,
     TurnModel,
     TurnRecord,
@@ -1406,6 +1407,43 @@ class LandsUnchartedEngine(Engine):
 
 
 # --------------------------------------------------------------------------------------------
+# Solo: ten turns as a chain of turns from a fresh deck (solved by solve/whole_game/solo.py)
+
+
+def _solo_variant(variant: LandsUnchartedVariant | None) -> LandsUnchartedVariant:
+    variant = variant or LandsUnchartedVariant(solo=True)
+    if not isinstance(variant, LandsUnchartedVariant):
+        raise OptionError(f"not a Lands Uncharted variant: {type(variant).__name__}")
+    if variant.double_or_nothing:
+        raise RulesError("the solo model covers Lands Uncharted without double_or_nothing")
+    return variant if variant.solo else variant.replace(solo=True)
+
+
+def _solo_turn_outcome(variant: LandsUnchartedVariant, model: LandsUnchartedTurnModel,
+                       last: LUState, terminal: LUState, action: str) -> tuple[int, int]:
+    """(treasure banked, allies kept for the next turn): a bust leaves no ally (an ally would
+    have stopped it); without ``allies_persist`` allies leave at the turn's end."""
+    held = model.allies_held(last) if action == STOP and variant.allies_persist else 0
+    return int(model.payoff(terminal)), held
+
+
+#: The carry between turns is (turns played, allies held).  Without allies_persist no ally is
+#: ever held at a turn start (the position factory refuses it).
+SOLO_MODE = SoloMode(
+    title=f"{SOLO_TURNS}-turn solo",
+    model=("fresh 52-card deck each turn (minus the aces held as allies); allies carried over "
+           "exactly; Markov chain over (turn, allies, score)"),
+    start=(0, 0),
+    prepare=_solo_variant,
+    turn_position=lambda variant, carry: {
+        "allies": carry[1] if variant.allies_persist else 0},
+    turn_outcome=_solo_turn_outcome,
+    advance=lambda variant, carry, outcome: (outcome[0], (carry[0] + 1, outcome[1])),
+    finished=lambda variant, carry: carry[0] >= SOLO_TURNS,
+)
+
+
+# --------------------------------------------------------------------------------------------
 # Registration
 
 SPEC = register(GameSpec(
@@ -1438,6 +1476,7 @@ SPEC = register(GameSpec(
     },
     blurb="Draw treasure 2-10; a second threat or a repeated rank busts, unless an ace ally "
           "steps in.",
+    solo=SOLO_MODE,
 ))
 
 __all__ = [
