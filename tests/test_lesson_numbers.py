@@ -187,14 +187,13 @@ def test_lesson_6_check_yourself_both_hold_at_20():
 def _both_seats_by_simulation(rule: str, games: int, seed: int) -> tuple[float, float]:
     """(mean, standard error) of ``rule``'s chance against the optimised rule, both seats."""
     from pushluck_teach.games.base import get_game
-    from pushluck_teach.sim.policy_bots import CaptainSevenPolicyBot
+    from pushluck_teach.sim.policy_bots import WholeGamePolicyBot, policy_bot
     from pushluck_teach.sim.run import simulate_games
-    from pushluck_teach.solve.whole_game.captain_seven import C7Policy
 
     spec = get_game("captain-seven")
 
-    def bot(text: str) -> CaptainSevenPolicyBot:
-        return CaptainSevenPolicyBot(C7Policy.parse(text))
+    def bot(text: str) -> WholeGamePolicyBot:
+        return policy_bot("captain-seven", text)
 
     def score(winners: tuple[int, ...], seat: int) -> float:
         return 0.0 if seat not in winners else 1.0 / len(winners)
