@@ -764,7 +764,10 @@ class GameSpec:
       FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files;
     * ``sweep``: the whole-number option a sweep starts with (the lab's Sweep tab); ``None``:
       the first whole-number option;
-    * ``solo``: the game's solo mode as a chain of turns (:class:`SoloMode`), or ``None``.
+    * ``solo``: the game's solo mode as a chain of turns (:class:`SoloMode`), or ``None``;
+    * ``lab``: the variant lab's tabs that open on this game: ``"build"`` (the game the form
+      builds, played and swept there), ``"compare"`` (Compare A/B), ``"sweep"`` (the Sweep
+      panel on its own); the first registered game naming a tab wins.
     """
 
     name: str
@@ -787,6 +790,7 @@ class GameSpec:
     variant_from_text: Callable[[str], Variant] | None = None
     sweep: str | None = None
     solo: SoloMode | None = None
+    lab: tuple[str, ...] = ()
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:
@@ -898,6 +902,13 @@ def all_games() -> tuple[GameSpec, ...]:
     from pushluck_teach import games  # noqa: F401
 
     return tuple(_REGISTRY[k] for k in sorted(_REGISTRY))
+
+
+def lab_game(tab: str) -> str:
+    """The game the variant lab's ``tab`` opens on (``GameSpec.lab``): the first registered
+    game naming it, else the first game with a draw/stop turn."""
+    games = turn_games()
+    return next((spec.name for spec in games if tab in spec.lab), games[0].name)
 
 
 def turn_games() -> tuple[GameSpec, ...]:

@@ -1522,6 +1522,7 @@ SPEC = register(GameSpec(
                          whole_number)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
+    lab=("compare",),
     min_players=1,
     max_players=4,
     presets={

@@ -1545,6 +1545,7 @@ SPEC = register(GameSpec(
     example={"drawn": "Kh 5d"},
     variant_from_text=rule_set_from_text,
     sweep="bank_minimum",
+    lab=("build",),
 ))
 
 
