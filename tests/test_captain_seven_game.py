@@ -16,7 +16,6 @@ from pushluck_teach.games.captain_seven import (
     captain_seven_position,
 )
 from pushluck_teach.sim import SimulationResult, ThresholdBot, simulate_games
-from pushluck_teach.sim.gauge import engine_win_probability as captain_seven_engine_win_probability
 from pushluck_teach.sim.policy_bots import policy_bot
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
@@ -39,6 +38,9 @@ from pushluck_teach.solve.whole_game.captain_seven import (
 )
 from pushluck_teach.solve.whole_game.captain_seven import (
     SHIPPED_TARGETS as SHEET_TARGETS,
+)
+from pushluck_teach.solve.whole_game.engine_chances import (
+    engine_win_probability as captain_seven_engine_win_probability,
 )
 from pushluck_teach.ui.whole_game import (
     hold_boundary_heatmap,

@@ -132,10 +132,10 @@ MAX_TARGET = 1000
 # Card classes.
 ACE = 0
 THREAT = 10
-QS, QC, QH, QD = 11, 12, 13, 14
+CURSED_SPADES, CURSED_CLUBS, CURSED_HEARTS, CURSED_DIAMONDS = 11, 12, 13, 14
 N_CLASSES = 15
 NUMBER_CLASSES = tuple(range(1, 10))
-QUEEN_CLASS = {"s": QS, "c": QC, "h": QH, "d": QD}
+QUEEN_CLASS = {"s": CURSED_SPADES, "c": CURSED_CLUBS, "h": CURSED_HEARTS, "d": CURSED_DIAMONDS}
 CURSED_NAMES = ("spades", "clubs", "hearts", "diamonds")
 _NAME_TO_SUIT = {
     "spades": "s", "spade": "s", "s": "s", "♠": "s",
@@ -145,8 +145,9 @@ _NAME_TO_SUIT = {
 }
 _ALL_WORDS = {"true", "all", "on", "yes", "1"}
 _OFF_WORDS = {"false", "off", "none", "no", "0", ""}
-CLASS_LABEL = {ACE: "A (ally)", THREAT: "J/K/Q (threat)", QS: "Q♠ (cursed)", QC: "Q♣ (cursed)",
-               QH: "Q♥ (cursed)", QD: "Q♦ (cursed)"}
+CLASS_LABEL = {ACE: "A (ally)", THREAT: "J/K/Q (threat)", CURSED_SPADES: "Q♠ (cursed)",
+               CURSED_CLUBS: "Q♣ (cursed)", CURSED_HEARTS: "Q♥ (cursed)",
+               CURSED_DIAMONDS: "Q♦ (cursed)"}
 CLASS_LABEL.update({c: str(c + 1) for c in NUMBER_CLASSES})
 
 # Phases of a turn.
@@ -159,7 +160,7 @@ HAUL_BITS = tuple(sum(1 << (4 * c) for c in NUMBER_CLASSES if m >> c & 1) for m 
 # above the 15 class fields.
 DEAD_SHIFT = 4 * N_CLASSES
 DEAD = 1 << DEAD_SHIFT
-THREAT_CLASSES = (THREAT, QS, QC, QH, QD)
+THREAT_CLASSES = (THREAT, CURSED_SPADES, CURSED_CLUBS, CURSED_HEARTS, CURSED_DIAMONDS)
 NINE_TEN = (1 << 8) | (1 << 9)
 THREAT_FIELDS = sum(15 << (4 * c) for c in THREAT_CLASSES)
 
@@ -350,7 +351,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         object.__setattr__(self, "_full", full)
         object.__setattr__(self, "_classes", tuple(c for c in range(N_CLASSES) if _count(full, c)))
         object.__setattr__(self, "_spades_active", "s" in suits)
-        object.__setattr__(self, "_clubs", QC if "c" in suits else -1)
+        object.__setattr__(self, "_clubs", CURSED_CLUBS if "c" in suits else -1)
         object.__setattr__(self, "_diamonds", "d" in suits)
         # without Q♠ and Q♦ no haul rank ever keeps its own count
         object.__setattr__(self, "_keeps_ranks", self.symmetric and bool({"s", "d"} & set(suits)))
@@ -512,11 +513,11 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
                         continue
             elif not threat and cls != self._clubs:
                 new_mask = mask
-                if cls == QS and mask:
+                if cls == CURSED_SPADES and mask:
                     new_mask = mask & ~(1 << (mask.bit_length() - 1))
-                elif cls == QH:
+                elif cls == CURSED_HEARTS:
                     nph = HEART2
-                elif cls == QD:
+                elif cls == CURSED_DIAMONDS:
                     nph = DIAMOND
                 if symmetric:  # every threat left dies
                     rest = (rest & ~THREAT_FIELDS) + threats_left * DEAD
@@ -623,11 +624,11 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
             return "bust stopped by an ally"
         if next_state[2] != state[2]:
             if next_state[4] == HEART2:
-                return CLASS_LABEL[QH]
+                return CLASS_LABEL[CURSED_HEARTS]
             if next_state[4] == DIAMOND and state[4] != DIAMOND:
-                return CLASS_LABEL[QD]
+                return CLASS_LABEL[CURSED_DIAMONDS]
             if next_state[1] != state[1]:
-                return CLASS_LABEL[QS]
+                return CLASS_LABEL[CURSED_SPADES]
             return CLASS_LABEL[next_state[2]]
         gained = next_state[1] & ~state[1]
         if gained:
@@ -923,9 +924,9 @@ class LandsUnchartedLevelGraph:
             if cls == self.model._clubs:
                 takes[:] = False
             if takes.any():
-                new_mask = tables.drop_high[mask] if cls == QS else mask
-                if cls in (QH, QD):
-                    tph = HEART2 if cls == QH else DIAMOND
+                new_mask = tables.drop_high[mask] if cls == CURSED_SPADES else mask
+                if cls in (CURSED_HEARTS, CURSED_DIAMONDS):
+                    tph = HEART2 if cls == CURSED_HEARTS else DIAMOND
                     new_phase: Any = tph << _C_PHASE
                     tkey: Any = (tph << 11) | 1024
                 else:
@@ -936,7 +937,7 @@ class LandsUnchartedLevelGraph:
                 taken = (rest & ~_C_THREAT_FIELDS) + threats_left * dead_unit
                 if dying_table is not None:
                     taken = self._kill(taken, dying_table[tkey | new_mask] & alive_before)
-                if cls == QS:
+                if cls == CURSED_SPADES:
                     taken = (taken & ~(511 << _C_MASK)) | ((new_mask >> 1) << _C_MASK)
                 weights[:, slot] = np.where(takes, n, 0)
                 succ[:, slot] = taken | (1 << _C_THREAT) | new_phase
