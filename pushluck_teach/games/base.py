@@ -387,8 +387,9 @@ class TurnModel(ABC, Generic[State]):
         change.  ``None`` (the default): no table."""
         return None
 
-    def table_model(self) -> TurnModel[State]:
-        """The model whose start is the shipped table's start (the turn's own start)."""
+    def shipped_values_model(self) -> TurnModel[State]:
+        """The model whose start is the start of this turn's shipped values (the turn's own
+        start)."""
         return self
 
     def start_values_key(self) -> str | None:

@@ -871,7 +871,7 @@ class CaptainSevenTurnModel(TurnModel[int]):
             return "no-relic-full-deck-v1"
         return None
 
-    def table_model(self) -> CaptainSevenTurnModel:
+    def shipped_values_model(self) -> CaptainSevenTurnModel:
         return CaptainSevenTurnModel()
 
     def start_values_key(self) -> str | None:

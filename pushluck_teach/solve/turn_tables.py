@@ -132,7 +132,7 @@ def shipped_values(model: TurnModel[Any]) -> ShippedTable | None:
     key = model.shared_table_key()
     if key is None:
         return None
-    return _load(model.game, key, model.table_model())
+    return _load(model.game, key, model.shipped_values_model())
 
 
 @lru_cache(maxsize=4)
@@ -252,7 +252,7 @@ def main(argv: list[str]) -> None:
         model, _ = spec.position(spec.variant_cls())
         key = model.shared_table_key()
         if key is not None and "--starts-only" not in argv:
-            model = model.table_model()
+            model = model.shipped_values_model()
             path = cache.save(_cache_key(model, key), build(model), directory=cache.DATA_DIR)
             print(f"{spec.name}: {key} -> {path}")
         wanted = [a.removeprefix("--only=") for a in argv if a.startswith("--only=")]
