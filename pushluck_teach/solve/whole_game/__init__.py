@@ -99,12 +99,6 @@ def solver_modules() -> dict[str, str]:
     return {spec.name: spec.whole_game for spec in all_games() if spec.whole_game}
 
 
-def __getattr__(name: str) -> Any:
-    if name == "SOLVER_MODULES":  # the old name of solver_modules(), read-only
-        return solver_modules()
-    raise AttributeError(name)
-
-
 def has_solver(game: str) -> bool:
     return game in solver_modules()
 
