@@ -20,7 +20,7 @@ died in the pool is still handed out.  This manager replaces it (``preheat_kerne
   pages draw, ``pushluck_teach/ui/static/``) as a file (``PLOTLY_BUNDLE_PATH`` under Voilà's
   ``/voila/labextensions/``) and tells every kernel it starts where
   (``$PUSHLUCK_PLOTLY_BUNDLE_URL``): the page's template preloads the bundle while the server
-  runs the notebook, and the figures' widget state no longer carries it (see
+  runs the notebook, and the figures' widget state carries only its URL (see
   :mod:`pushluck_teach.ui.figures`).
 
 Kernels talk to the server over IPC (Unix sockets in Voilà's private connection directory:
