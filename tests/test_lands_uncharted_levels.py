@@ -54,7 +54,7 @@ def reachable(model: LandsUnchartedTurnModel, start: Any) -> list[Any]:
     return solver_states(model, start, lambda state: len(state) == 6)
 
 
-SLOW = pytest.mark.slow  # 10-30 s each on a loaded machine
+SLOW = pytest.mark.slow  # each solves a large turn with two solvers
 POSITIONS = [
     ({}, {"removed": SHORT, "allies": 1}),
     ({"cursed_idol": ("clubs",), "buried_treasure": True}, {"removed": SHORT, "allies": 2}),

@@ -121,7 +121,7 @@ def test_lesson_5_answer_by_a_second_solver():
 @pytest.mark.slow
 def test_lesson_5_try_question_by_a_second_solver():
     # "Try: remove the 7♣ ... By how much does the optimal value change, and why is it less
-    # than 5?"  (the second solver takes about 30 s for this haul)
+    # than 5?"  (the second solver is slow on this haul)
     lesson = L.RuleVariantsLesson(game="lands-uncharted", drawn="5h 9s", left="standard",
                                   right="buried-treasure")
     by_hand = TA.lands_uncharted_turn([5, 9], True) - TA.lands_uncharted_turn([5, 9], False)

@@ -222,7 +222,7 @@ def test_the_queen_after_a_first_joker_is_not_refused_for_its_choices() -> None:
     assert model.estimated_states(state, stored=True) < levels.LEVEL_MAX_STATES
     graph = model.level_graph()
     assert graph.estimated_states(state) == model.estimated_states(state, stored=True)
-    analysis = TurnSolver(model).analyse(state)  # about 1.5 s
+    analysis = TurnSolver(model).analyse(state)
     assert analysis.best_action == "draw" and analysis.ev_optimal > 19  # a joker: no choice
 
 
