@@ -108,9 +108,9 @@ def test_png_download_is_configured_on_every_figure() -> None:
     for make in (F.make_next_card_figure, F.make_bust_line_figure, F.make_choice_figure,
                  F.make_distribution_figure):
         fig = make()
-        options = fig._config["toImageButtonOptions"]
+        options = fig.config["toImageButtonOptions"]
         assert options["format"] == "png" and options["filename"].startswith("pushluck-")
-        assert fig._config["displayModeBar"] == "hover"
+        assert fig.config["displayModeBar"] == "hover"
 
 
 def test_next_card_update_in_place_matches_outcomes() -> None:
