@@ -11,7 +11,9 @@ browser tests and every notebook really ran.
 * nbval's notebook kernels talk over IPC sockets in a private directory, not TCP ports: two
   xdist workers each starting kernels can pick the same free port between its choice and the
   kernel's bind, and the kernel then dies before its first reply ("Kernel died before replying
-  to kernel_info", seen once in a fresh clone's run); the app's kernels use IPC too.
+  to kernel_info"); the app's kernels use IPC too.  The race is jupyter_client's, still open
+  upstream (jupyter/jupyter_client#154: ports are chosen, released, then bound by the kernel),
+  and nbval has no option for the transport, so its ``KernelManager`` name is replaced.
 * A glob that finds nothing must not pass silently: when the browser tests or the notebooks are
   part of the run, the session fails unless each notebook ran at least one cell and every
   selected browser test and notebook cell really ran (not skipped).  The counts are printed in

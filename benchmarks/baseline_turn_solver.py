@@ -1,4 +1,4 @@
-"""Today's turn solver, kept verbatim as the benchmark baseline (issue 9): a plain memoised
+"""Today's turn solver, kept verbatim as the benchmark baseline: a plain memoised
 recursion, one Python call per state.  ``benchmarks/bench_worst_positions.py`` times it side by
 side with :mod:`pushluck_teach.solve.turn`; tests compare the two solvers' answers.  Do not use
 it in the package: it recurses (deep positions hit the recursion limit) and its caches are

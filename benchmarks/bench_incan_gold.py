@@ -1,4 +1,4 @@
-"""Incan Gold: exact solve times of the solo round model (and the group model of issue 4).
+"""Incan Gold: exact solve times of the solo round model (and the group model).
 
 Prints, for the from-round-start position of round 1 (and two later-round decks for scale):
 optimal solve time in float and exact mode, states solved, and the time of a repeated query

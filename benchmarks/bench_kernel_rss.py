@@ -1,4 +1,4 @@
-"""The memory of a kernel that has played every game for a while (issue 9: under 400 MB).
+"""The memory of a kernel that has played every game for a while (under 400 MB).
 
 One process plays, through the real Play-page tables (``bench_ui_kernel.bench_game``: a human
 seat clicking the optimal action, optimal bots, the charts and the worker thread), every

@@ -1,4 +1,4 @@
-"""Sweeps (issue 11): the same 20-point sweeps serially, on a local process pool and on a dask
+"""Sweeps: the same 20-point sweeps serially, on a local process pool and on a dask
 ``LocalCluster``; prints the wall times and checks the three give the same numbers.
 
 1. Captain Seven's target 50, 60, ..., 240, whole game (the first player's win chance with both

@@ -1,5 +1,5 @@
 """Per game: the worst float and exact analysis time over its hardest positions, the states
-solved, the peak memory, and the speed-up over today's plain memoised recursion (issue 9).
+solved, the peak memory, and the speed-up over today's plain memoised recursion.
 
 How the positions are chosen. A turn's positions form an acyclic graph and every position is
 reachable from the turn's start, so the start of a turn reaches the most states: the hardest
@@ -44,9 +44,9 @@ million stored). ``--only expl`` runs every group position.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident
 memory measured alone (``ru_maxrss``, minus the process's size before the solve).  The baseline
-(``benchmarks/baseline_turn_solver.py``, today's solver before issue 9) runs side by side on
-every position it can do; the refused positions are skipped for it (the issue measured 164 s
-and 2 GB for Captain Seven's queen after a first 7).
+(``benchmarks/baseline_turn_solver.py``, today's solver) runs side by side on
+every position it can do; the positions over its budget are skipped for it (Captain Seven's
+queen after a first 7 would hold about 2 GB).
 
 The new solver is timed as the app meets it: Captain Seven without a relic starts from its
 shipped float table (``solve.turn_tables``; exact mode always solves); in float mode a model
@@ -295,7 +295,7 @@ def main(argv: list[str]) -> None:
         return
     parser = argparse.ArgumentParser(
         description="Worst float and exact analysis time per game over its hardest positions, "
-                    "beside the baseline recursion (issue 9).")
+                    "beside the baseline recursion.")
     known = sorted({case[0] for case in CASES})
     parser.add_argument("games", nargs="*", metavar="GAME",
                         help=f"only these games (default: every game): {', '.join(known)}")

@@ -20,7 +20,7 @@ died in the pool is still handed out.  This manager replaces it (``preheat_kerne
   pages draw, ``pushluck_teach/ui/static/``) as a file (``PLOTLY_BUNDLE_PATH`` under Voilà's
   ``/voila/labextensions/``) and tells every kernel it starts where
   (``$PUSHLUCK_PLOTLY_BUNDLE_URL``): the page's template preloads the bundle while the server
-  runs the notebook, and the figures' widget state no longer carries it (see
+  runs the notebook, and the figures' widget state carries only its URL (see
   :mod:`pushluck_teach.ui.figures`).
 
 Kernels talk to the server over IPC (Unix sockets in Voilà's private connection directory:
@@ -39,11 +39,11 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
-from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado.ioloop import IOLoop
 from traitlets import Bool, Float, Integer, TraitError, Unicode
 
 # An AF_UNIX socket path is limited to 108 bytes on Linux and 104 on macOS; jupyter_client adds
@@ -162,12 +162,14 @@ class WarmKernelPool(AsyncMappingKernelManager):
         self._bundle_dir: str | None = None
         self._bundle_url = self._serve_plotly_bundle() if self.serve_plotly_bundle else ""
         if self.pool_size > 0:
-            try:
-                loop = asyncio.get_event_loop()
-            except RuntimeError:
-                loop = asyncio.new_event_loop()
-                asyncio.set_event_loop(loop)
-            self._fill_task = loop.create_task(self._keep_pool_filled())
+            # Voilà builds its kernel manager before it starts its event loop: the fill starts
+            # as one of that loop's first callbacks, on the loop that serves the pages.
+            IOLoop.current().add_callback(self._start_filling)
+
+    def _start_filling(self) -> None:
+        """Start the task that keeps the pool filled (on the running loop; once)."""
+        if self._fill_task is None and not self._closing:
+            self._fill_task = asyncio.get_running_loop().create_task(self._keep_pool_filled())
 
     # ------------------------------------------------------------------ status
 
@@ -264,7 +266,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
             kernel_id = self._ready.popleft()
             if kernel_id in self and await self._is_alive(kernel_id):
                 # The idle culler measures from last_activity: count from the hand-out.
-                self.get_kernel(kernel_id).last_activity = utcnow()
+                self.get_kernel(kernel_id).last_activity = _utc_now()
                 self._last_hand_out = time.monotonic()
                 self._served += 1
                 self.log.info("Serving warm pool kernel %s", kernel_id)
@@ -343,7 +345,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
                 latest = activity
         if latest is None:
             return 0.0
-        return time.monotonic() - (utcnow() - latest).total_seconds()
+        return time.monotonic() - (_utc_now() - latest).total_seconds()
 
     def _activity_of(self, kernel_id: str) -> datetime | None:
         """A page kernel's last activity: now while it is still starting (the server sets
@@ -354,7 +356,7 @@ class WarmKernelPool(AsyncMappingKernelManager):
         try:
             return self.get_kernel(kernel_id).last_activity
         except TraitError:
-            return utcnow()
+            return _utc_now()
 
     async def _drop_dead_pooled_kernels(self) -> None:
         for kernel_id in list(self._ready):
@@ -428,3 +430,8 @@ class WarmKernelPool(AsyncMappingKernelManager):
         for directory in (self._short_ipc_dir, self._bundle_dir):
             if directory is not None:
                 shutil.rmtree(directory, ignore_errors=True)
+
+
+def _utc_now() -> datetime:
+    """Now, timezone-aware in UTC (as the server's ``last_activity`` stamps are)."""
+    return datetime.now(UTC)

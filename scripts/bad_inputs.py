@@ -49,7 +49,7 @@ DOC = ROOT / "docs" / "bad-inputs.md"
 
 # Hand-picked cases: (what, argv or api call, text the message must contain).
 LISTED: list[dict[str, Any]] = [
-    # ---- digits that are not 0-9 (issue 8) --------------------------------------------------
+    # ---- digits that are not 0-9 --------------------------------------------------
     {"what": "a superscript two as a Pig roll", "argv": ["odds", "pig", "--drawn", "²"],
      "names": "'²'"},
     {"what": "full-width digits as a Pig roll", "argv": ["odds", "pig", "--drawn", "１２"],
@@ -67,7 +67,7 @@ LISTED: list[dict[str, Any]] = [
      "names": "die_sides"},
     {"what": "a number with thousands of digits",
      "argv": ["odds", "pig", "--option", "target=" + "9" * 5000], "names": "far too large"},
-    # ---- unbounded options (issue 8) ----------------------------------------------------------
+    # ---- unbounded options ----------------------------------------------------------
     {"what": "a 100-sided die (a minute to solve before)",
      "argv": ["odds", "pig", "--option", "die_sides=100"], "names": "2-20"},
     {"what": "a 200-sided die (RecursionError before)",
@@ -76,7 +76,7 @@ LISTED: list[dict[str, Any]] = [
      "argv": ["solve", "pig", "--option", "die_sides=100000"], "names": "2-20"},
     {"what": "a Pig target beyond the whole-game solver",
      "argv": ["solve", "pig", "--target", "1000"], "names": "1-200"},
-    # ---- impossible positions (issue 8) -------------------------------------------------------
+    # ---- impossible positions -------------------------------------------------------
     {"what": "Captain Seven: five number cards out of the deck",
      "argv": ["odds", "captain-seven", "--option", "relics=true", "--removed", "2s 3s 4s 5s 6s"],
      "names": "5 cards removed"},
@@ -259,7 +259,7 @@ LISTED: list[dict[str, Any]] = [
     {"what": "API: a cursed queen that does not exist",
      "api": {"game": "lands-uncharted", "options": {"cursed_idol": ["hearts", "stars"]}},
      "error": "OptionError", "names": "'stars'"},
-    # ---- built games (issue 11): the options a generator cannot reach ----------------------
+    # ---- built games: the options a generator cannot reach ----------------------
     {"what": "custom: a total limit that is not a number",
      "argv": ["odds", "custom", "--option", "bust_over=x"], "names": "bust_over"},
     {"what": "custom: a last digit that is not a digit",
@@ -284,7 +284,7 @@ LISTED: list[dict[str, Any]] = [
      "argv": ["odds", "pig", "--rules", "rules.json"], "names": "--rules"},
     {"what": "custom: a rule file that does not exist",
      "argv": ["odds", "custom", "--rules", "no-such-rules.json"], "names": "no-such-rules.json"},
-    # ---- Lost Cities (issue 10): cards are colour + rank ---------------------------------------
+    # ---- Lost Cities: cards are colour + rank ---------------------------------------
     {"what": "Lost Cities: a rank above 10", "argv": ["score", "lost-cities", "R11"],
      "names": "'R11'"},
     {"what": "Lost Cities: an unknown colour", "argv": ["score", "lost-cities", "X4"],

@@ -4,8 +4,8 @@
 #
 #   scripts/build_plotly_bundle.sh [--output FILE]
 #
-# The pages load this file instead of plotly's 5 MB widget bundle (docs/app.md, "Speed and
-# memory"): a browser runs it in a quarter of the time.  Needs node/npm; the versions are pinned
+# The pages load this file instead of plotly's 5 MB widget bundle (docs/app.md, "The charts'
+# plotly.js"): a browser runs it in a quarter of the time.  Needs node/npm; the versions are pinned
 # in js/plotly-bundle/package-lock.json, and the same inputs give the same bytes (a slow test,
 # tests/test_plotly_bundle.py, rebuilds it and compares).  Rebuild after changing entry.js or the
 # pinned plotly.js (keep its major version that of the installed plotly's own plotly.js).

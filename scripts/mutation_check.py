@@ -40,8 +40,8 @@ class Fault:
 
 FAULTS = (
     Fault("turn solver picks the worse action", "pushluck_teach/solve/turn.py",
-          "q > value if exact else q > value + _FLOAT_TIE",
-          "q < value if exact else q < value - _FLOAT_TIE",
+          "q > value if exact else q > value + FLOAT_TIE",
+          "q < value if exact else q < value - FLOAT_TIE",
           ("tests/test_solver.py", "tests/test_pig_game.py")),
     Fault("Captain Seven deck has one joker (53 cards)", "pushluck_teach/games/captain_seven.py",
           "CLASS_CAPS = (4, 4, 4, 4, 4, 4, 4, 4, 16, 4, 2)",

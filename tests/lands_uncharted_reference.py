@@ -5,14 +5,14 @@ outcomes, in the same order, from every state."""
 from pushluck_teach.games.lands_uncharted import (
     _NEXT_PHASE,
     ACE,
+    CURSED_DIAMONDS,
+    CURSED_HEARTS,
+    CURSED_SPADES,
     DEAD,
     DEAD_SHIFT,
     DIAMOND,
     HEART2,
     NINE_TEN,
-    QD,
-    QH,
-    QS,
     THREAT,
     THREAT_CLASSES,
     THREAT_FIELDS,
@@ -87,11 +87,11 @@ def reference_draw(self, state, only=None):
                     continue
         elif not threat and cls != self._clubs:
             new_mask = mask
-            if cls == QS and mask:
+            if cls == CURSED_SPADES and mask:
                 new_mask = mask & ~(1 << (mask.bit_length() - 1))
-            elif cls == QH:
+            elif cls == CURSED_HEARTS:
                 nph = HEART2
-            elif cls == QD:
+            elif cls == CURSED_DIAMONDS:
                 nph = DIAMOND
             if symmetric:  # every threat left dies
                 rest = (rest & ~THREAT_FIELDS) + threats_left * DEAD

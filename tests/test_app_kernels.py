@@ -222,7 +222,7 @@ def test_pool_kernel_that_died_is_never_served():
         assert app.kernel_model(dead) is None
         app.wait_for_pool(1, times=2)  # the pool was refilled with a live kernel
         assert not kernel_pids(dead)
-        # every kernel the app starts caps glibc's heap arenas (kernel memory, issue 9)
+        # every kernel the app starts caps glibc's heap arenas (kernel memory)
         from pushluck_teach import kernel_pool
 
         bundle = kernel_pool.PLOTLY_BUNDLE_PATH

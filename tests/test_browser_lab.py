@@ -1,4 +1,4 @@
-"""The variant lab page in a real browser (issue 11): build a game through the form, play a
+"""The variant lab page in a real browser: build a game through the form, play a
 turn, check the page's bust chance against ``pushluck odds custom --rules``, and open a
 ``?rules=`` link.  Reuses the app harness of ``tests/test_browser.py`` (Voilà on a loopback
 port, Debian Chromium through Playwright; a missing browser is a failure)."""

@@ -16,8 +16,7 @@ from pushluck_teach.games.captain_seven import (
     captain_seven_position,
 )
 from pushluck_teach.sim import SimulationResult, ThresholdBot, simulate_games
-from pushluck_teach.sim.gauge import engine_win_probability as captain_seven_engine_win_probability
-from pushluck_teach.sim.policy_bots import CaptainSevenPolicyBot
+from pushluck_teach.sim.policy_bots import policy_bot
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.solve.whole_game import has_solver, solver_for
@@ -39,6 +38,9 @@ from pushluck_teach.solve.whole_game.captain_seven import (
 )
 from pushluck_teach.solve.whole_game.captain_seven import (
     SHIPPED_TARGETS as SHEET_TARGETS,
+)
+from pushluck_teach.solve.whole_game.engine_chances import (
+    engine_win_probability as captain_seven_engine_win_probability,
 )
 from pushluck_teach.ui.whole_game import (
     hold_boundary_heatmap,
@@ -299,8 +301,7 @@ def test_mid_turn_gauge_matches_the_real_game_played_on() -> None:
     import random
 
     from pushluck_teach.sim import SimulationResult
-    from pushluck_teach.sim.policy_bots import CaptainSevenPolicyBot
-    from pushluck_teach.solve.whole_game.captain_seven import C7Policy
+    from pushluck_teach.sim.policy_bots import policy_bot
 
     variant = CaptainSevenVariant(target=75)
     spec = get_game("captain-seven")
@@ -310,7 +311,7 @@ def test_mid_turn_gauge_matches_the_real_game_played_on() -> None:
     assert not engine.is_over and engine.current_player == 0 and engine.view().turn_total > 0
     gauge = captain_seven_engine_win_probability(engine)
     assert gauge is not None and 0.0 < gauge < 1.0
-    bot = CaptainSevenPolicyBot(C7Policy.parse("optimal"))
+    bot = policy_bot("captain-seven", "optimal")
     rng = random.Random(20261201)
     outcomes = []
     for _ in range(3000):
@@ -409,7 +410,6 @@ def test_threshold_pairs_agree_with_the_engine(target, first, second, n) -> None
 def test_optimal_policy_agrees_with_the_engine(first: str, second: str) -> None:
     variant = CaptainSevenVariant()
     exact = evaluate_match(variant, first, second).p_win_first
-    bots = [CaptainSevenPolicyBot(C7Policy.parse(first)),
-            CaptainSevenPolicyBot(C7Policy.parse(second))]
+    bots = [policy_bot("captain-seven", first), policy_bot("captain-seven", second)]
     result = _first_wins(variant, bots, 10000, seed=len(first) * 7)
     assert result.within(exact, 4.0), (result.mean, result.stderr, exact)

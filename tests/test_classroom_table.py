@@ -1,4 +1,4 @@
-"""Issue 13 at the table: the coach's objective, the command that reproduces the page, the dead
+"""The classroom at the table: the coach's objective, the command that reproduces the page, the dead
 ends.  Expected values come from the rules (hand reasoning stated in each test), not from the
 functions the page calls."""
 
@@ -142,7 +142,7 @@ def test_hit_list_pending_ace_command_reproduces_the_page():
     assert Fraction(answer["ev_optimal_exact"]) == page_optimal
 
 
-@pytest.mark.slow  # ~55 s: `pushluck odds` solves a group round exactly
+@pytest.mark.slow  # `pushluck odds` solves a group round exactly
 def test_incan_gold_page_and_command_describe_the_same_explorers():
     table = GameTable("incan-gold", seats=("human", "threshold:8", "cautious"),
                       background=False, objective="points")

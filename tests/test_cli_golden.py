@@ -1,14 +1,13 @@
-"""The README's ``pushluck`` examples print exactly what they printed before the layering
-refactor (issue 7): ``tests/golden/readme_cli.txt`` was recorded by running each command of
-``tests/golden/readme_commands.txt`` through the installed ``pushluck`` before the change.
+"""The ``pushluck`` examples (the README's) print exactly the recorded text:
+``tests/golden/readme_cli.txt`` holds what each command of ``tests/golden/readme_commands.txt``
+printed through the installed ``pushluck``, so a change that alters an answer is seen.
 
 ``odds`` and ``solve`` must print the same text, and every decimal number in it to 12
 significant digits: a float that comes out of a sparse linear solve (SciPy's SuperLU, the
 CPU's vector instructions) may differ in its last digit between machines, so the last digits
 of a 16-digit decimal are not part of the record (fractions and integers are compared exactly).
-``pushluck games`` lists every registered game,
-so games added since (Lost Cities, the lab's ``custom``) add lines: the recorded lines must all
-still be there, in order and unchanged."""
+``pushluck games`` lists every registered game, so a game added later adds lines: the
+recorded lines must all still be there, in order and unchanged."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variant lab's built games (issue 11): rule sets from parts reproduce the hand-written
+"""The variant lab's built games: rule sets from parts reproduce the hand-written
 games exactly, the engine agrees with the model, sizes are estimated before solving."""
 
 from __future__ import annotations

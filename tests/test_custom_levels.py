@@ -1,4 +1,4 @@
-"""Issue 9, the variant lab's built games: the NumPy level graph of a card turn against the
+"""The variant lab's built games: the NumPy level graph of a card turn against the
 model's own transitions, state by state, and the level-by-level solve against the pure-Python
 recursion (``levels=False``) and today's plain recursion (``benchmarks/baseline_turn_solver``)."""
 

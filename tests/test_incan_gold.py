@@ -470,7 +470,7 @@ def test_optimal_round_matches_simulation_of_the_engine() -> None:
     assert result.within(ev, 4.0), (ev, result.mean, result.stderr)
 
 
-# ---- the level-by-level (NumPy) solve is the recursion's, state by state (issue 9) ----------
+# ---- the level-by-level (NumPy) solve is the recursion's, state by state ----------
 
 
 LEVEL_POSITIONS = [
@@ -513,7 +513,7 @@ def test_level_solve_equals_the_recursion_everywhere(position: dict) -> None:
     arrays.analyse(state)
     plain.analyse(state)
     checked = 0
-    for s, value in plain._values.items():  # noqa: SLF001
+    for s, value in plain.solved_values().items():
         code = graph.code(s)
         assert code is not None and graph.state(code) == s
         if s[0] == "end":
@@ -524,7 +524,7 @@ def test_level_solve_equals_the_recursion_everywhere(position: dict) -> None:
         assert arrays.best_action(s) == plain.best_action(s)
         checked += 1
     assert checked == plain.states_solved() - sum(  # noqa: SLF001
-        1 for s in plain._values if s[0] == "end")  # noqa: SLF001
+        1 for s in plain.solved_values() if s[0] == "end")
 
 
 def test_level_graph_outcomes_are_the_models() -> None:

@@ -1,4 +1,4 @@
-"""Issue 9, Lands Uncharted: the table-driven draw and the NumPy level graph against second
+"""Lands Uncharted: the table-driven draw and the NumPy level graph against second
 methods.  The draw is compared, state by state, with the plain draw kept verbatim in
 ``tests/lands_uncharted_reference.py``; the level graph's batched transitions with the model's
 own; and the level-by-level solve with the pure-Python recursion (``levels=False``) and with
@@ -54,7 +54,7 @@ def reachable(model: LandsUnchartedTurnModel, start: Any) -> list[Any]:
     return solver_states(model, start, lambda state: len(state) == 6)
 
 
-SLOW = pytest.mark.slow  # 10-30 s each on a loaded machine
+SLOW = pytest.mark.slow  # each solves a large turn with two solvers
 POSITIONS = [
     ({}, {"removed": SHORT, "allies": 1}),
     ({"cursed_idol": ("clubs",), "buried_treasure": True}, {"removed": SHORT, "allies": 2}),

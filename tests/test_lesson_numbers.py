@@ -121,7 +121,7 @@ def test_lesson_5_answer_by_a_second_solver():
 @pytest.mark.slow
 def test_lesson_5_try_question_by_a_second_solver():
     # "Try: remove the 7♣ ... By how much does the optimal value change, and why is it less
-    # than 5?"  (the second solver takes about 30 s for this haul)
+    # than 5?"  (the second solver is slow on this haul)
     lesson = L.RuleVariantsLesson(game="lands-uncharted", drawn="5h 9s", left="standard",
                                   right="buried-treasure")
     by_hand = TA.lands_uncharted_turn([5, 9], True) - TA.lands_uncharted_turn([5, 9], False)
@@ -187,14 +187,13 @@ def test_lesson_6_check_yourself_both_hold_at_20():
 def _both_seats_by_simulation(rule: str, games: int, seed: int) -> tuple[float, float]:
     """(mean, standard error) of ``rule``'s chance against the optimised rule, both seats."""
     from pushluck_teach.games.base import get_game
-    from pushluck_teach.sim.policy_bots import CaptainSevenPolicyBot
+    from pushluck_teach.sim.policy_bots import WholeGamePolicyBot, policy_bot
     from pushluck_teach.sim.run import simulate_games
-    from pushluck_teach.solve.whole_game.captain_seven import C7Policy
 
     spec = get_game("captain-seven")
 
-    def bot(text: str) -> CaptainSevenPolicyBot:
-        return CaptainSevenPolicyBot(C7Policy.parse(text))
+    def bot(text: str) -> WholeGamePolicyBot:
+        return policy_bot("captain-seven", text)
 
     def score(winners: tuple[int, ...], seat: int) -> float:
         return 0.0 if seat not in winners else 1.0 / len(winners)

@@ -1,4 +1,4 @@
-"""Issue 9: the level-by-level NumPy solver (``solve/levels.py``) against the pure recursion
+"""The level-by-level NumPy solver (``solve/levels.py``) against the pure recursion
 (``TurnSolver(levels=False)``, the path the in-browser build uses without NumPy), on many Captain
 Seven positions with every relic: values within 1e-9 relative (in fact bit for bit: the slots
 are summed in the recursion's order) and identical best actions; its budget, cancellation and
@@ -72,11 +72,11 @@ def _compare_all_states(model: Any, state: Any) -> int:
     memo.add(table)
     plain = TurnSolver(model, levels=False, shipped=False, max_states=None)
     plain.value(state)
-    seeded = TurnSolver(model, levels=False, shipped=False, max_states=None)
-    seeded._values = memo  # noqa: SLF001 - the table as the memo, as the solver holds it
+    seeded = TurnSolver(model, levels=False, shipped=False, max_states=None,
+                        seed=memo)  # the table as the memo, as the solver holds it
     compared = 0
     inline_states = []
-    for solved, value in list(plain._values.items()):  # noqa: SLF001 - the recursion's memo
+    for solved, value in list(plain.solved_values().items()):  # the recursion's memo
         if not model.actions(solved):
             continue
         found = memo.find(solved)
@@ -98,7 +98,7 @@ def _compare_all_states(model: Any, state: Any) -> int:
     # only turn ends and proved stops, which no table holds
     assert all(not model.actions(added) or model.stop_is_optimal(added) for added in memo.base)
     held = [int(code) for codes, _, _ in table.levels.values() for code in codes]
-    extra = [code for code in held if code not in plain._values]  # noqa: SLF001
+    extra = [code for code in held if code not in plain.solved_values()]
     for code in extra:  # a jack's draw-or-stash state, which the model's turn never enters
         assert model.actions(code) == ("draw", "stop")
         assert memo.find(code) == (plain.value(code), plain.best_action(code)), (model, code)
@@ -163,7 +163,7 @@ def test_the_solver_answers_equal_the_recursion_for_every_relic(relic: str | Non
     fast = TurnSolver(model, shipped=False)
     plain = TurnSolver(model, shipped=False, levels=False, max_states=None)
     answer, expected = fast.analyse(state), plain.analyse(state)
-    assert isinstance(fast._values, levels.LevelMemo)  # noqa: SLF001
+    assert isinstance(fast.solved_values(), levels.LevelMemo)
     assert answer == expected
     for _, nxt in model.transitions(state, "draw"):  # the next clicks: answered from the table
         if model.actions(nxt):
@@ -172,8 +172,8 @@ def test_the_solver_answers_equal_the_recursion_for_every_relic(relic: str | Non
 
 @pytest.mark.slow
 def test_the_queen_after_a_first_seven_is_answered_in_float_mode() -> None:
-    """Refused before the level solver (the issue measured 164 s and 2 GB for the recursion):
-    now answered.  Doubling the 7 (total 14) is best; V is the Bellman equation of the doubled
+    """Too large for the recursion's budget (its memo would hold about 2 GB), answered level
+    by level.  Doubling the 7 (total 14) is best; V is the Bellman equation of the doubled
     state over the next draw, each next state's value read from the table or solved again."""
     model, state = SPEC.position(CaptainSevenVariant(relics=True), relic="Q", drawn="7h")
     solver = TurnSolver(model)
@@ -200,7 +200,7 @@ def test_relic_turns_refused_before_inline_choices_are_answered(relic: str, draw
     solver = TurnSolver(model, shipped=False)
     analysis = solver.analyse(state)
     assert analysis.best_action == "draw" and analysis.ev_optimal > 20
-    assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001
+    assert isinstance(solver.solved_values(), levels.LevelMemo)
     table_states = solver.states_solved()
     assert 1_000_000 < table_states < levels.LEVEL_MAX_STATES
     pairs = model.transitions(state, "draw")
@@ -222,7 +222,7 @@ def test_the_queen_after_a_first_joker_is_not_refused_for_its_choices() -> None:
     assert model.estimated_states(state, stored=True) < levels.LEVEL_MAX_STATES
     graph = model.level_graph()
     assert graph.estimated_states(state) == model.estimated_states(state, stored=True)
-    analysis = TurnSolver(model).analyse(state)  # about 1.5 s
+    analysis = TurnSolver(model).analyse(state)
     assert analysis.best_action == "draw" and analysis.ev_optimal > 19  # a joker: no choice
 
 
@@ -322,7 +322,7 @@ def test_the_queen_start_and_its_first_three_cards_answer_from_shipped_values() 
         assert solver.states_solved() - solver.states_seeded() < 10, position  # nothing solved
         assert analysis == TurnSolver(model, shipped=False).analyse(position)
     analysis = solver.analyse(kept)  # four aces kept
-    assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001 - a level solve
+    assert isinstance(solver.solved_values(), levels.LevelMemo)  # a level solve
     assert 20_000 < solver.states_solved() - solver.states_seeded() < 400_000
     assert analysis == TurnSolver(model, shipped=False).analyse(kept)
 
@@ -363,7 +363,7 @@ def test_without_numpy_the_model_offers_no_graph_and_the_recursion_answers(
     assert levels.level_graph(model) is None
     solver = TurnSolver(model, shipped=False)  # the queen's start values need NumPy too
     assert solver.analyse(state) == expected
-    assert isinstance(solver._values, dict)  # noqa: SLF001 - the recursion's own memo
+    assert isinstance(solver.solved_values(), dict)  # the recursion's own memo
 
 
 def _states_near(model: Any, state: Any, steps: int, rng: random.Random) -> list[Any]:
@@ -444,7 +444,7 @@ def test_the_jack_is_never_worth_using_on_a_safe_card_where_its_redraw_base_is_a
     plain = TurnSolver(model, levels=False, shipped=False, max_states=None)
     plain.value(state)
     checked = 0
-    for solved in list(plain._values):  # noqa: SLF001 - the recursion's memo
+    for solved in list(plain.solved_values()):  # the recursion's memo
         if model.actions(solved) != ("draw", "stop", JACK) or solved & LAST_FIRST:
             continue
         base = graph._jack_bases(np.array([solved], dtype=np.int64))  # noqa: SLF001

@@ -17,7 +17,7 @@ from pushluck_teach.cli import main
 from pushluck_teach.games.base import PositionError, RulesError, get_game
 from pushluck_teach.games.pig import PigVariant
 from pushluck_teach.sim import SimulationResult, simulate_games
-from pushluck_teach.sim.policy_bots import PigPolicyBot
+from pushluck_teach.sim.policy_bots import policy_bot
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.whole_game import PolicyText, has_solver, solver_for
 from pushluck_teach.solve.whole_game.pig import (
@@ -375,10 +375,7 @@ def test_cli_text_output(capsys) -> None:
     assert code == 0 and "expected_turns" in out and "hold:20" in out
 
 
-def test_cli_game_without_a_solver(capsys, monkeypatch) -> None:
-    import pushluck_teach.solve.whole_game as whole_game
-
-    monkeypatch.setattr(whole_game, "SOLVER_MODULES", {"pig": whole_game.SOLVER_MODULES["pig"]})
+def test_cli_game_without_a_solver(capsys) -> None:
     code, out, err = run(capsys, "solve", "incan-gold", "--json")
     assert code == 2 and out == ""
     assert err.strip() == "pushluck: error: no whole-game solver for incan-gold yet"
@@ -457,7 +454,7 @@ def test_position_explorer_follows_the_sliders() -> None:
 
 def _simulated_first_wins(variant: PigVariant, first: str, second: str, n: int, seed: int
                           ) -> SimulationResult:
-    bots = [PigPolicyBot(PigPolicy.parse(first)), PigPolicyBot(PigPolicy.parse(second))]
+    bots = [policy_bot("pig", first), policy_bot("pig", second)]
     games = simulate_games(get_game("pig"), bots, n, seed, variant=variant)
     return SimulationResult.of([1.0 if winners == (0,) else 0.0 for winners, _ in games])
 
@@ -484,7 +481,7 @@ def test_solitaire_turns_agree_with_simulation(target: int, hold_at: int) -> Non
     variant = PigVariant(target=target)
     turns = solitaire_turns(variant, hold_at)
     spec = get_game("pig")
-    bot = PigPolicyBot(PigPolicy("hold", hold_at))
+    bot = policy_bot("pig", PigPolicy("hold", hold_at))
     rng = random.Random(target * 1000 + hold_at)
     counts = []
     for _ in range(3000):

@@ -1,4 +1,4 @@
-"""The share format of rule sets (issue 11): JSON, JSON Schema, ?rules= tokens, bad fields."""
+"""The share format of rule sets: JSON, JSON Schema, ?rules= tokens, bad fields."""
 
 from __future__ import annotations
 

@@ -14,17 +14,28 @@ from pushluck_teach.games.hit_list import HitListVariant
 from pushluck_teach.games.lands_uncharted import LandsUnchartedVariant
 from pushluck_teach.sim.solo_checks import compare_with_engine, model_monte_carlo
 from pushluck_teach.solve.turn import TurnSolver
-from pushluck_teach.solve.whole_game.solo import (
-    SoloPolicy,
-    hit_list_job_outcomes,
-    lands_turn_outcomes,
-    lands_uncharted_solo,
-    lone_gunman,
-    solo_result,
-)
+from pushluck_teach.solve.whole_game.solo import SoloPolicy, solo_result, turn_outcomes
 from pushluck_teach.ui.whole_game import solo_distribution_chart
 
 LANDS = LandsUnchartedVariant(solo=True)
+
+
+def lands_uncharted_solo(variant, policy="threshold:20", turns=None):
+    return solo_result("lands-uncharted", variant, policy, turns=turns)
+
+
+def lone_gunman(variant, policy="optimal-turn"):
+    return solo_result("hit-list", variant, policy)
+
+
+def lands_turn_outcomes(variant, policy, allies):
+    return turn_outcomes("lands-uncharted", variant, policy, (0, allies))
+
+
+def hit_list_job_outcomes(variant, policy, hits):
+    return turn_outcomes("hit-list", variant, policy, (hits, 0))
+
+
 SOFT_GUNMAN = HitListVariant(solo=True, soft_aces=True)  # no ace choices: quick to walk
 
 

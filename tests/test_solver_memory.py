@@ -1,4 +1,4 @@
-"""Issue 9: solver memos estimated in bytes, and a solver cache bounded by a byte budget
+"""Solver memos estimated in bytes, and a solver cache bounded by a byte budget
 (behaviour: which solvers it keeps and evicts; no timings)."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def test_a_level_solve_shrinks_the_shared_cache_and_releases_memory(
     monkeypatch.setattr(shared, "shrink", lambda: shrinks.append(1) or real_shrink())
     solver = turn.cached_solver(model)
     solver.analyse(state)
-    assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001
+    assert isinstance(solver.solved_values(), levels.LevelMemo)
     assert shrinks == [1] and releases == [1]  # nothing evicted: released by the solver
     solver.analyse(state)  # answered from the table: no second solve, nothing to release
     assert shrinks == [1] and releases == [1]
@@ -152,13 +152,12 @@ def test_a_dict_growing_beside_a_level_table_is_estimated_again() -> None:
     follows the dict's growth even while the memo's state count grew by less than half."""
     import numpy as np
 
-    solver = TurnSolver(pig(6), shipped=False)
     memo = levels.LevelMemo(graph=None)
     codes = np.arange(10_000, dtype=np.int64)
     memo.add(levels.LevelTable(("stop", "draw"), {0: (codes, codes * 0.5,
                                                       np.zeros(10_000, np.int8))}))
     memo[("a", 0)] = 0.5
-    solver._values = memo  # noqa: SLF001
+    solver = TurnSolver(pig(6), shipped=False, seed=memo)
     cache = MemorySolverCache(lambda m, exact: solver)
     cache.get(pig(6))
     before = cache.bytes()
@@ -191,7 +190,7 @@ def test_a_level_solve_makes_room_in_the_shared_cache_first(
     solver = shared.get(model)
     assert len(shared) == 3  # nothing solved for it yet: all three fit
     solver.analyse(state)
-    assert isinstance(solver._values, levels.LevelMemo)  # noqa: SLF001
+    assert isinstance(solver.solved_values(), levels.LevelMemo)
     kept = list(shared._solvers)  # noqa: SLF001
     assert (old, False) not in kept and (recent, False) in kept and (model, False) in kept
     assert shared.make_room(10**12, keep=solver) == 1  # all but the solver itself

@@ -1,4 +1,4 @@
-"""Issue 9: the turn solver without unbounded recursion, its state budget and refusals, its
+"""The turn solver without unbounded recursion, its state budget and refusals, its
 bounded cache, and exact agreement with today's solver (the plain memoised recursion kept in
 ``benchmarks/baseline_turn_solver.py``, a second implementation) on many positions."""
 
@@ -237,7 +237,7 @@ def test_a_table_that_breaks_the_bellman_equation_is_not_used() -> None:
 
     spec = get_game("captain-seven")
     model, start = spec.position(spec.variant_cls())
-    table = TurnSolver(model)._values  # the shipped table, as loaded
+    table = TurnSolver(model).solved_values()  # the shipped table, as loaded
     assert isinstance(table, ShippedTable)
     assert _bellman_holds(model, start, table)
     broken = ShippedTable(table.states, table.values.copy())
@@ -326,7 +326,7 @@ def test_the_shipped_table_holds_its_values_in_arrays_not_a_dict() -> None:
 
     spec = get_game("captain-seven")
     model, start = spec.position(spec.variant_cls())
-    table = TurnSolver(model)._values
+    table = TurnSolver(model).solved_values()
     assert isinstance(table, ShippedTable)
     assert table.nbytes == 16 * len(table.states) < 8 * 2**20
     assert mapping_bytes(table) < 8 * 2**20

@@ -1,4 +1,4 @@
-"""Sweeps and readable stop rules (issue 11)."""
+"""Sweeps and readable stop rules."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Adding a game is one file: a tiny game defined here (five cards, one bust rule), registered
-for the test only, works in the CLI, the table widget and the conformance test without any
-other file knowing it.
+for the test only, works in the CLI, the table widget, the conformance test, the solo-mode
+solver and the variant lab without any other file knowing it.
 
 "King's Pair": the deck is 2♥ 3♥ 4♥ K♥ K♠; a turn draws cards one at a time and may stop after
 the first; the numbers count their rank, a king counts ``king_value``; the second king busts
@@ -32,17 +32,22 @@ from pushluck_teach.games.base import (
     IllegalActionError,
     PositionError,
     RulesError,
+    SoloMode,
     TableView,
     TurnModel,
     TurnRecord,
     Variant,
     all_games,
     get_game,
+    lab_game,
     registered,
     turn_games,
 )
 from pushluck_teach.sim.bots import ModelEngineMismatch, OptimalTurnBot
+from pushluck_teach.sim.solo_checks import model_monte_carlo
+from pushluck_teach.solve.whole_game.solo import solo_result
 from pushluck_teach.ui import GameTable
+from pushluck_teach.ui.variant_lab import SideBySide, SweepPanel
 
 NAME = "kings-pair"
 DECK = parse_cards("2h 3h 4h Kh Ks")
@@ -381,3 +386,46 @@ def test_registration_is_scoped() -> None:
             pass
     with pytest.raises(RulesError, match="unknown game"):
         get_game(NAME)
+
+
+# A solo mode: three turns, each from a fresh five-card deck; the carry is the turns played.
+SOLO = SoloMode(
+    title="Three turns alone",
+    model="fresh five-card deck each turn; Markov chain over (turn, score)",
+    start=0,
+    prepare=lambda variant: variant or KingsPairVariant(),
+    turn_position=lambda variant, turns: {},
+    turn_outcome=lambda variant, model, last, terminal, action: int(model.payoff(terminal)),
+    advance=lambda variant, turns, points: (points, turns + 1),
+    finished=lambda variant, turns: turns >= 3,
+)
+
+
+def test_the_solo_solver_chains_the_new_games_turns() -> None:
+    # threshold:1 stops after the first card: 2, 3 or 4 with 1/5 each, a king (5) with 2/5.
+    # Three turns: all three 2s (total 6) 1/125, three kings (15) 8/125, mean 3 * 19/5.
+    with registered(dataclasses.replace(SPEC, solo=SOLO)):
+        result = solo_result(NAME, None, "threshold:1")
+        assert result.probability(6) == pytest.approx(1 / 125, abs=1e-15)
+        assert result.probability(15) == pytest.approx(8 / 125, abs=1e-15)
+        assert result.mean == pytest.approx(57 / 5, abs=1e-12)
+        assert result.p_out is None and result.model == SOLO.model
+        one = solo_result(NAME, None, "threshold:1", turns=1)
+        assert one.distribution() == pytest.approx({2: 0.2, 3: 0.2, 4: 0.2, 5: 0.4}, abs=1e-15)
+        sampled = model_monte_carlo(NAME, None, "threshold:1", n=400, seed=2)
+        assert sampled.within(57 / 5, 4.0)
+    with registered(SPEC), pytest.raises(RulesError, match="no solo model for 'kings-pair'"):
+        solo_result(NAME)
+
+
+def test_the_variant_lab_takes_the_new_game() -> None:
+    with registered(dataclasses.replace(SPEC, lab=("kings-tab",))):
+        assert lab_game("kings-tab") == NAME
+        # Kings worth 9 instead of 5: every turn that ends on a king is worth more.
+        panel = SideBySide(NAME, variants=("standard", "royal"), background=False)
+        assert (SPEC.title, NAME) in panel.game.options
+        standard, royal = panel.summaries
+        assert royal.turn_value > standard.turn_value
+        sweep = SweepPanel(NAME)
+        assert sweep.game.value == NAME and set(sweep.option.options) == {"king_value", "target"}
+    assert lab_game("kings-tab") == turn_games()[0].name

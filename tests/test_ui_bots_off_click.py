@@ -1,4 +1,4 @@
-"""Issue 9, "never frozen": bot seats think off the click path.
+"""Never frozen: bot seats think off the click path.
 
 With ``background=True`` a human action whose bot reply is slow returns at once, the table says
 who is thinking and disables the action buttons, New game supersedes the bots' work (the stale

@@ -108,9 +108,9 @@ def test_png_download_is_configured_on_every_figure() -> None:
     for make in (F.make_next_card_figure, F.make_bust_line_figure, F.make_choice_figure,
                  F.make_distribution_figure):
         fig = make()
-        options = fig._config["toImageButtonOptions"]
+        options = fig.config["toImageButtonOptions"]
         assert options["format"] == "png" and options["filename"].startswith("pushluck-")
-        assert fig._config["displayModeBar"] == "hover"
+        assert fig.config["displayModeBar"] == "hover"
 
 
 def test_next_card_update_in_place_matches_outcomes() -> None:
@@ -138,7 +138,7 @@ def test_choice_figure_outlines_the_best_and_skips_unavailable() -> None:
     F.update_choice(fig, bars, "optimal", "best: draw")
     trace = fig.data[0]
     assert trace.x == ("draw once", "optimal play")
-    assert trace.text == ("5", "8.167")  # a whole number without decimals (issue 13)
+    assert trace.text == ("5", "8.167")  # a whole number without decimals
     assert trace.y == (5.0, 49 / 6)
     assert trace.marker.line.width == (0, 4)
     assert "n/a" in F.choice_html(bars, "Draw")

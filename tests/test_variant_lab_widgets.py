@@ -1,4 +1,4 @@
-"""The variant lab's widgets (issue 11): build through the form, play, compare, sweep, links."""
+"""The variant lab's widgets: build through the form, play, compare, sweep, links."""
 
 from __future__ import annotations
 

@@ -369,7 +369,7 @@ class TurnModel(ABC, Generic[State]):
     def estimated_states(self, state: State) -> int | None:
         """About how many states solving from ``state`` visits, where the model can tell at
         once (``None``: unknown).  Solvers refuse up front a position whose estimate exceeds
-        their state budget (issue 9), instead of starting a wait of minutes."""
+        their state budget, instead of starting a wait of minutes."""
         return None
 
     def level_graph(self) -> Any:
@@ -387,8 +387,9 @@ class TurnModel(ABC, Generic[State]):
         change.  ``None`` (the default): no table."""
         return None
 
-    def table_model(self) -> TurnModel[State]:
-        """The model whose start is the shipped table's start (the turn's own start)."""
+    def shipped_values_model(self) -> TurnModel[State]:
+        """The model whose start is the start of this turn's shipped values (the turn's own
+        start)."""
         return self
 
     def start_values_key(self) -> str | None:
@@ -708,6 +709,41 @@ DICE = "dice"
 
 
 @dataclass(frozen=True)
+class SoloMode:
+    """A one-player game as a chain of turns, each turn played from a fresh deck (the stated
+    simplification of :mod:`pushluck_teach.solve.whole_game.solo`, which solves it exactly).
+
+    Between turns the game carries a small state ``carry`` (allies held, hits and botches,
+    the turn number: whatever the next turn and the game's end depend on), starting at
+    ``start``:
+
+    * ``prepare(variant)``: the variant in solo play (``None``: the default), or a
+      :class:`RulesError` naming an option the model does not cover;
+    * ``turn_position(variant, carry)``: the keywords of ``GameSpec.position`` for the turn
+      played from ``carry`` (turns with the same keywords have the same outcomes);
+    * ``turn_outcome(variant, model, last, terminal, action)``: what a finished turn hands on
+      (hashable), from its last decision state, its terminal state and the last action;
+    * ``advance(variant, carry, outcome)``: ``(points scored, the next carry)``;
+    * ``finished(variant, carry)``: the game is over at ``carry``;
+    * ``end_bonus(variant, carry)``: points added to the final score when the game ends at
+      ``carry``; ``None``: the game is lost there and scores 0 (``can_lose``);
+    * ``model``: the model in one line, as the page and the report state it.
+    """
+
+    title: str
+    model: str
+    start: Hashable
+    prepare: Callable[[Any], Any]
+    turn_position: Callable[[Any, Any], Mapping[str, Any]]
+    turn_outcome: Callable[[Any, Any, Any, Any, str], Hashable]
+    advance: Callable[[Any, Any, Any], tuple[int, Hashable]]
+    finished: Callable[[Any, Any], bool]
+    end_bonus: Callable[[Any, Any], int | None] = lambda variant, carry: 0
+    can_lose: bool = False
+    default_policy: str = "threshold:20"
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the CLI, solver, simulator and UI need to know about one game.
 
@@ -728,7 +764,11 @@ class GameSpec:
     * ``variant_from_text``: builds a variant from a rule file's text (``pushluck ... --rules
       FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files;
     * ``sweep``: the whole-number option a sweep starts with (the lab's Sweep tab); ``None``:
-      the first whole-number option.
+      the first whole-number option;
+    * ``solo``: the game's solo mode as a chain of turns (:class:`SoloMode`), or ``None``;
+    * ``lab``: the variant lab's tabs that open on this game: ``"build"`` (the game the form
+      builds, played and swept there), ``"compare"`` (Compare A/B), ``"sweep"`` (the Sweep
+      panel on its own); the first registered game naming a tab wins.
     """
 
     name: str
@@ -750,6 +790,8 @@ class GameSpec:
     example: Mapping[str, str] = field(default_factory=dict)
     variant_from_text: Callable[[str], Variant] | None = None
     sweep: str | None = None
+    solo: SoloMode | None = None
+    lab: tuple[str, ...] = ()
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:
@@ -861,6 +903,13 @@ def all_games() -> tuple[GameSpec, ...]:
     from pushluck_teach import games  # noqa: F401
 
     return tuple(_REGISTRY[k] for k in sorted(_REGISTRY))
+
+
+def lab_game(tab: str) -> str:
+    """The game the variant lab's ``tab`` opens on (``GameSpec.lab``): the first registered
+    game naming it, else the first game with a draw/stop turn."""
+    games = turn_games()
+    return next((spec.name for spec in games if tab in spec.lab), games[0].name)
 
 
 def turn_games() -> tuple[GameSpec, ...]:

@@ -93,7 +93,7 @@ redraw is a proved stop, so the redraw is worth ``Σ_safe left·(t+v')/n ≤ ((n
 t < T``, less than stashing now: there the level solver never values the redraw (in the
 recursion it is computed and loses; the results are the same).
 
-Whole-game use (issue 4): :func:`turn_outcome_distribution` gives the exact distribution of the
+Whole-game use: :func:`turn_outcome_distribution` gives the exact distribution of the
 doubloons stashed in one turn under a policy; :func:`threshold_outcome_distributions` gives it
 for many "stop once the total reaches T" rules in one pass: a state ``s`` with total ``t(s)`` is
 reached under threshold ``T`` with its unrestricted reach probability ``p(s)`` whenever every
@@ -333,7 +333,7 @@ class CaptainSevenLevels:
         return codes < 0
 
     def inline(self, codes: Any) -> Any:
-        """The choices right after a draw, valued where they occur and never stored (issue 9):
+        """The choices right after a draw, valued where they occur and never stored:
         a queen choice (the best of two successors: from the turn start 11.4 of 13.5 million
         states), and with an unspent jack the choice after a card that did not catch you and
         the one after a card that did (most of the 60 million states of a jack turn)."""
@@ -871,24 +871,23 @@ class CaptainSevenTurnModel(TurnModel[int]):
             return "no-relic-full-deck-v1"
         return None
 
-    def table_model(self) -> CaptainSevenTurnModel:
+    def shipped_values_model(self) -> CaptainSevenTurnModel:
         return CaptainSevenTurnModel()
 
     def start_values_key(self) -> str | None:
         """A jack relic's turn start stores 12.4 million states and a queen's 2.06 million
-        (3 s): too many to solve at a click, so the values of their starts ship
+        (seconds each): too many to solve at a click, so the values of their starts ship
         (:meth:`start_value_models`)."""
         return _START_VALUE_KEYS.get(self.relic or "")
 
     def start_values_draws(self) -> int:
         """The jack: the start and every first card are answered from the table (the first
         card's analysis reads the second card's values: about 440 states a start); from the
-        second card on a position is solved (1.5-2.1 million stored states, 3-5 s: the jack's
+        second card on a position is solved (1.5-2.1 million stored states, seconds: the jack's
         turns stay deep, so a deeper table would not bring it under a second).  The queen:
         the start and every position to the third card (its analysis reads the fourth card's
         values: about 6,300 states a start); from the fourth card on a position is solved
-        (at most 0.33 million stored states, 0.4-0.7 s; after two cards it was 0.5 million
-        and 1.0-1.2 s, after three 0.38 million and 0.5-1.0 s)."""
+        (at most 0.33 million stored states, under a second)."""
         return _START_VALUE_DRAWS.get(self.relic or "", 1)
 
     def start_value_families(self) -> tuple[CaptainSevenTurnModel, ...]:
@@ -930,7 +929,7 @@ class CaptainSevenTurnModel(TurnModel[int]):
         queen: ``(2·pool − c·t)/(c+2)``; jack: the whole pool).  The solver's states are then
         about the sub-multisets of the non-catching cards left with value sum ``≤ d* + 10``,
         counted exactly by a small dynamic programme, times a factor calibrated on measured
-        solves (issue 9: 3.3 from the turn start; after the first card 8.4 without a relic,
+        solves (3.3 from the turn start; after the first card 8.4 without a relic,
         6 with the ace, 5.2 with the queen, 0.7 with the jack; stored by a level solve, 0.8
         with the queen, and 2.0 from a jack's turn start).  Within a factor of about 3.
         """
@@ -1523,6 +1522,7 @@ SPEC = register(GameSpec(
                          whole_number)),
     whole_game="pushluck_teach.solve.whole_game.captain_seven",
     example={"drawn": "Kh Tc 5d"},
+    lab=("compare",),
     min_players=1,
     max_players=4,
     presets={

@@ -516,11 +516,12 @@ def _check_dice_end(rules: RuleSet, layout: Layout) -> None:
 # --------------------------------------------------------------------------------------------
 # Turn model
 
-CState = Any  # a decision state is an int (bit fields), a terminal a tuple (payoff, busted)
+#: A decision state is an int (bit fields); a terminal, the tuple (payoff, busted).
+CustomState = int | tuple[int, bool]
 
 
 @dataclass(frozen=True)
-class CustomTurnModel(TurnModel[CState]):
+class CustomTurnModel(TurnModel[CustomState]):
     """One turn of a built game as an exact MDP (states and proofs: module docstring).
 
     A decision state is one int of bit fields, from the low bits up: started (1 bit), allies
@@ -532,7 +533,7 @@ class CustomTurnModel(TurnModel[CState]):
 
     game = GAME
     rules: RuleSet
-    start_state: CState
+    start_state: CustomState
 
     def __post_init__(self) -> None:
         layout = compile_rules(self.rules)
@@ -589,7 +590,7 @@ class CustomTurnModel(TurnModel[CState]):
             for i, c in enumerate(classes)))
 
     @property
-    def start(self) -> CState:
+    def start(self) -> CustomState:
         return self.start_state
 
     # ---- packing -----------------------------------------------------------------------------
@@ -672,7 +673,7 @@ class CustomTurnModel(TurnModel[CState]):
         return bool(state & 1) and state >> self._tshift >= self.rules.bank_minimum
 
     # ---- the MDP ----------------------------------------------------------------------------
-    def actions(self, state: CState) -> tuple[str, ...]:
+    def actions(self, state: CustomState) -> tuple[str, ...]:
         if type(state) is tuple:
             return ()
         stop = state & 1 and state >> self._tshift >= self.rules.bank_minimum
@@ -682,7 +683,7 @@ class CustomTurnModel(TurnModel[CState]):
                 return (STOP,) if stop else ()
         return (DRAW, STOP) if stop else (DRAW,)
 
-    def transitions(self, state: CState, action: str) -> list[tuple[int, CState]]:
+    def transitions(self, state: CustomState, action: str) -> list[tuple[int, CustomState]]:
         if type(state) is tuple:
             raise IllegalActionError("the turn is over")
         if action == STOP and self.may_stop(state):
@@ -695,14 +696,14 @@ class CustomTurnModel(TurnModel[CState]):
         rules = self.rules
         return total + rules.bonus if total == rules.bonus_total else total
 
-    def stop_payoff(self, state: CState) -> int | None:
+    def stop_payoff(self, state: CustomState) -> int | None:
         if type(state) is not tuple and state & 1:
             total = state >> self._tshift
             if total >= self.rules.bank_minimum:
                 return self.bank_value(total)
         return None
 
-    def _draw(self, state: int, only: int | None = None) -> list[tuple[int, CState]]:
+    def _draw(self, state: int, only: int | None = None) -> list[tuple[int, CustomState]]:
         total = state >> self._tshift
         started = state & 1
         ally_unit = 1 << self._allies[0]
@@ -717,7 +718,7 @@ class CustomTurnModel(TurnModel[CState]):
         normalise = self.normalise
         # after the first draw only counters and the total limit can kill more cards
         check_deaths = not started or self._over is not None
-        out: list[tuple[int, CState]] = []
+        out: list[tuple[int, CustomState]] = []
         bust_weight = 0
         for cls in range(len(info)) if only is None else (only,):
             if dice:
@@ -753,18 +754,18 @@ class CustomTurnModel(TurnModel[CState]):
             out.append((bust_weight, (-self.rules.bust_penalty, True)))
         return out
 
-    def payoff(self, terminal: CState) -> int:
+    def payoff(self, terminal: CustomState) -> int:
         if type(terminal) is tuple:
             return terminal[0]
         return 0  # the pile ran out and the turn may not bank: nothing
 
-    def is_bust(self, terminal: CState) -> bool:
+    def is_bust(self, terminal: CustomState) -> bool:
         return type(terminal) is tuple and bool(terminal[1])
 
-    def turn_total(self, state: CState) -> int:
+    def turn_total(self, state: CustomState) -> int:
         return state[0] if type(state) is tuple else state >> self._tshift
 
-    def stop_is_optimal(self, state: CState) -> bool:
+    def stop_is_optimal(self, state: CustomState) -> bool:
         """The supermartingale rule of the module docstring ("Pruning"), proved there."""
         if type(state) is tuple or not state & 1:
             return False
@@ -803,7 +804,7 @@ class CustomTurnModel(TurnModel[CState]):
         return CustomLevelGraph(self)
 
     # ---- text --------------------------------------------------------------------------------
-    def rule_features(self, state: CState) -> tuple[tuple[str, str], ...]:
+    def rule_features(self, state: CustomState) -> tuple[tuple[str, str], ...]:
         """What a readable stop rule may condition on (:mod:`pushluck_teach.solve.stop_rule`):
         the allies held, and how many cards of each counted kind (not a single rank) the haul
         holds."""
@@ -821,7 +822,7 @@ class CustomTurnModel(TurnModel[CState]):
                                         f"{label} held"))
         return tuple(features)
 
-    def describe(self, state: CState) -> str:
+    def describe(self, state: CustomState) -> str:
         if type(state) is tuple:
             return f"bust: {state[0]}" if state[1] else f"banked {state[0]}"
         total, started, allies, _, progress, _ = self.unpack(state)
@@ -839,7 +840,7 @@ class CustomTurnModel(TurnModel[CState]):
             text += ": the pile ran out, nothing banked"
         return text
 
-    def outcome_label(self, state: CState, next_state: CState) -> str:
+    def outcome_label(self, state: CustomState, next_state: CustomState) -> str:
         if type(next_state) is tuple:
             return "bust"
         before, after = self.unpack(state), self.unpack(next_state)
@@ -860,7 +861,7 @@ class CustomTurnModel(TurnModel[CState]):
 
 
 # --------------------------------------------------------------------------------------------
-# Level-by-level (NumPy) graph of a card turn (issue 9; protocol: solve/levels.py)
+# Level-by-level (NumPy) graph of a card turn (protocol: solve/levels.py)
 
 _TERMINAL_OFFSET = 1 << 20
 _CODE_LIMIT = 1 << 62  # codes stay clear of int64 overflow
@@ -889,7 +890,7 @@ class CustomLevelGraph:
         self._bust = -1 - (2 * (-rules.bust_penalty + _TERMINAL_OFFSET) + 1)
 
     # ---- codes -----------------------------------------------------------------------------
-    def code(self, state: CState) -> int | None:
+    def code(self, state: CustomState) -> int | None:
         if type(state) is tuple:
             return -1 - (2 * (state[0] + _TERMINAL_OFFSET) + int(bool(state[1])))
         model = self.model
@@ -898,7 +899,7 @@ class CustomLevelGraph:
             return None
         return state
 
-    def state(self, code: int) -> CState:
+    def state(self, code: int) -> CustomState:
         code = int(code)
         if code < 0:
             index = -1 - code
@@ -1060,7 +1061,7 @@ class CustomLevelGraph:
 # Positions
 
 
-def start_state(rules: RuleSet, pile: Sequence[int] | None = None, allies: int = 0) -> CState:
+def start_state(rules: RuleSet, pile: Sequence[int] | None = None, allies: int = 0) -> CustomState:
     """The turn-start state with ``pile`` counts per class (default: the full deck)."""
     layout = compile_rules(rules)
     deck: tuple[int, ...] = () if rules.dice else tuple(layout.weights if pile is None else pile)
@@ -1070,7 +1071,7 @@ def start_state(rules: RuleSet, pile: Sequence[int] | None = None, allies: int =
 
 def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
                     allies: int | None = None, check: bool = True
-                    ) -> tuple[CustomTurnModel, CState]:
+                    ) -> tuple[CustomTurnModel, CustomState]:
     """The turn after ``drawn`` (this turn's cards, or die faces, in order).
 
     ``removed``: cards out of the draw pile before the turn (only when the deck is not
@@ -1136,8 +1137,8 @@ def custom_position(rules: RuleSet, *, drawn: Any = None, removed: Any = None,
     return model, state
 
 
-def _replay(model: CustomTurnModel, state: CState, cls: int, name: str,
-            before: Sequence[str]) -> CState:
+def _replay(model: CustomTurnModel, state: CustomState, cls: int, name: str,
+            before: Sequence[str]) -> CustomState:
     _, _, _, dead, _, deck = model.unpack(state)
     if deck and not deck[cls]:
         if not dead:
@@ -1156,7 +1157,7 @@ def _replay(model: CustomTurnModel, state: CState, cls: int, name: str,
 # Size estimate
 
 
-def estimate_states(model: CustomTurnModel, state: CState | None = None) -> int:
+def estimate_states(model: CustomTurnModel, state: CustomState | None = None) -> int:
     """An upper bound on the states the solver can visit from ``state`` (module docstring)."""
     state = model.start if state is None else state
     rules = model.rules
@@ -1215,7 +1216,7 @@ def estimate_states(model: CustomTurnModel, state: CState | None = None) -> int:
     return 2 * hauls + 2
 
 
-def check_size(model: CustomTurnModel, state: CState | None = None,
+def check_size(model: CustomTurnModel, state: CustomState | None = None,
                limit: int = MAX_STATES) -> int:
     """The estimate of :func:`estimate_states`; a :class:`PositionError` naming it when above
     ``limit``."""
@@ -1403,7 +1404,7 @@ class CustomEngine(Engine):
                 "allies": tuple(c for allies in self._allies for c in allies),
                 "discard pile": tuple(self.discard)}
 
-    def turn_position(self) -> tuple[CustomTurnModel, CState]:
+    def turn_position(self) -> tuple[CustomTurnModel, CustomState]:
         """The mover's turn: the pile at the turn start, the allies held then, this turn's
         draws replayed in order.  The model is the turn's (its ``start`` is the turn start), so
         every decision of a turn shares one model and one cached solver."""
@@ -1545,6 +1546,7 @@ SPEC = register(GameSpec(
     example={"drawn": "Kh 5d"},
     variant_from_text=rule_set_from_text,
     sweep="bank_minimum",
+    lab=("build",),
 ))
 
 

@@ -97,6 +97,7 @@ from pushluck_teach.games.base import (
     OptionError,
     PositionError,
     RulesError,
+    SoloMode,
     TableView,
     TurnModel,
     TurnRecord,
@@ -878,6 +879,56 @@ def _presets() -> dict[str, HitListVariant]:
     }
 
 
+# --------------------------------------------------------------------------------------------
+# Lone Gunman as a chain of jobs from a fresh deck (solved by solve/whole_game/solo.py)
+
+
+def _solo_variant(variant: HitListVariant | None) -> HitListVariant:
+    variant = variant or HitListVariant(solo=True)
+    if not isinstance(variant, HitListVariant):
+        raise OptionError(f"not a Hit List variant: {type(variant).__name__}")
+    if variant.long_haul:
+        raise RulesError("the Lone Gunman model covers Hit List without long_haul (with it the "
+                         "game ends only when the deck runs out)")
+    return variant if variant.solo else variant.replace(solo=True)
+
+
+def _solo_advance(variant: HitListVariant, carry: tuple[int, int], result: int
+                  ) -> tuple[int, tuple[int, int]]:
+    """A job's result moves (hits, botches): a botch costs 10 points, a silent-assassin 21
+    (21 + 15) counts two hits."""
+    hits, botches = carry
+    if result == BOTCH_PENALTY:
+        return result, (hits, botches + 1)
+    silent = variant.silent_assassin and result == LIMIT + SILENT_BONUS
+    return result, (hits + (2 if silent else 1), botches)
+
+
+def _solo_end_bonus(variant: HitListVariant, carry: tuple[int, int]) -> int | None:
+    """Executed at the sixth botch (score 0); ``ghost``: +20 for five hits without a botch."""
+    _hits, botches = carry
+    if botches >= BOTCHES_TO_DIE:
+        return None
+    return GHOST_BONUS if variant.ghost and botches == 0 else 0
+
+
+#: The carry between jobs is (hits, botches); every job raises one of them, so at most ten
+#: jobs are chained.
+SOLO_MODE = SoloMode(
+    title="Lone Gunman",
+    model=("fresh 52-card deck each job (the deck never runs out); Markov chain over "
+           "(hits, botches, score)"),
+    start=(0, 0),
+    prepare=_solo_variant,
+    turn_position=lambda variant, carry: {"hits": carry[0]},
+    turn_outcome=lambda variant, model, last, terminal, action: int(model.payoff(terminal)),
+    advance=_solo_advance,
+    finished=lambda variant, carry: carry[0] >= HITS_TO_WIN or carry[1] >= BOTCHES_TO_DIE,
+    end_bonus=_solo_end_bonus,
+    can_lose=True,
+)
+
+
 SPEC = register(GameSpec(
     name=GAME,
     title="High-Stakes Hit List",
@@ -896,4 +947,5 @@ SPEC = register(GameSpec(
     max_players=3,
     presets=_presets(),
     blurb="Draw to a job total of 15-21 and execute; over 21 or a second face card botches it.",
+    solo=SOLO_MODE,
 ))

@@ -66,13 +66,13 @@ result of any policy is a supermartingale (each step's expected change ≤ 0; a 
 the round has at most 34 flips, and by optional stopping no policy beats leaving now.  Hence
 :meth:`IncanGoldTurnModel.stop_is_optimal` exactly when ``Σ ≤ s·C``.
 
-Several explorers (issue 4).  :class:`IncanGoldGroupModel` is the same round for explorer 0
+Several explorers.  :class:`IncanGoldGroupModel` is the same round for explorer 0
 among 1-7 other explorers (the table's 2-8 players) with stated behaviour: other explorer ``j``
 leaves at the first decision where it carries at least ``T_j`` gems (``T_j = 0``: it leaves
 after the first flip).
 See its docstring.
 
-Solving (issue 9).  Both models offer :meth:`~IncanGoldTurnModel.level_graph`: the same round
+Solving.  Both models offer :meth:`~IncanGoldTurnModel.level_graph`: the same round
 with its states coded as integers (:class:`IncanGoldLevelGraph`), which the float solver expands
 a level (cards flipped) at a time with NumPy (:mod:`pushluck_teach.solve.levels`), with values
 equal bit for bit to the recursion's.  Exact mode and the in-browser build (no NumPy) use the
@@ -533,7 +533,7 @@ def _and_list(words: Sequence[str]) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Several explorers (issue 4, item 4)
+# Several explorers
 
 
 @dataclass(frozen=True)
@@ -771,7 +771,7 @@ class IncanGoldGroupModel(TurnModel[IGState]):
 
 
 # --------------------------------------------------------------------------------------------
-# The round as arrays (issue 9): states as integers, a level of the round at a time
+# The round as arrays: states as integers, a level of the round at a time
 
 
 # Fields of a state's integer code, lowest bits first: (name, bits).  ``kind`` 0 is a decision
@@ -812,8 +812,8 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 
 
 #: A level solve of a position with other explorers inside stores about this share of
-#: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured,
-#: issue 9): others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
+#: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured):
+#: others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
 #: 12, 16: 0.49; seven from 1-7: 0.53, 2-14: 0.43; 3-11 by twos: 0.61; round 2 with 3-12 by
 #: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99; round 2's
 #: start with 5, 10, 15: 1.40.  Thresholds the remaining gems seldom reach store far fewer
@@ -1126,7 +1126,7 @@ def deck_states(solo: IncanGoldTurnModel, state: IGState) -> int:
 def estimate_states(solo: IncanGoldTurnModel, state: IGState,
                     others: tuple[int, ...]) -> int | None:
     """About how many states a solve from ``state`` reaches (it sizes the progress bar and
-    refuses absurd positions up front; measured within 0.2-7x, mostly above, issue 9).
+    refuses absurd positions up front; measured within 0.2-7x, mostly above).
 
     Alone, the proved stop rule leaves about 15 % of :func:`deck_states` to solve (0.13-0.15
     from round starts, fewer later in a round).  Each other explorer who leaves at a positive

@@ -78,7 +78,7 @@ less), so stopping is optimal.  Nothing else is pruned: measured with the solved
 oracle that knew every state where stopping is optimal would skip under 2% of the states of a
 default turn, because with an ally held drawing stays optimal up to turn totals of 52.
 
-Speed (issue 9).  The draw reads the kept and dead haul ranks from a table and banking's payoff
+Speed.  The draw reads the kept and dead haul ranks from a table and banking's payoff
 from another (:meth:`LandsUnchartedTurnModel.stop_payoff`); with NumPy the solver takes a large
 position level by level (:class:`LandsUnchartedLevelGraph`: the same merged states as int64
 codes, every draw of a level at once, outcomes in the model's order, so the float values are
@@ -110,6 +110,7 @@ from pushluck_teach.games.base import (
     OptionError,
     PositionError,
     RulesError,
+    SoloMode,
     TableView,
     TurnModel,
     TurnRecord,
@@ -131,10 +132,10 @@ MAX_TARGET = 1000
 # Card classes.
 ACE = 0
 THREAT = 10
-QS, QC, QH, QD = 11, 12, 13, 14
+CURSED_SPADES, CURSED_CLUBS, CURSED_HEARTS, CURSED_DIAMONDS = 11, 12, 13, 14
 N_CLASSES = 15
 NUMBER_CLASSES = tuple(range(1, 10))
-QUEEN_CLASS = {"s": QS, "c": QC, "h": QH, "d": QD}
+QUEEN_CLASS = {"s": CURSED_SPADES, "c": CURSED_CLUBS, "h": CURSED_HEARTS, "d": CURSED_DIAMONDS}
 CURSED_NAMES = ("spades", "clubs", "hearts", "diamonds")
 _NAME_TO_SUIT = {
     "spades": "s", "spade": "s", "s": "s", "♠": "s",
@@ -144,8 +145,9 @@ _NAME_TO_SUIT = {
 }
 _ALL_WORDS = {"true", "all", "on", "yes", "1"}
 _OFF_WORDS = {"false", "off", "none", "no", "0", ""}
-CLASS_LABEL = {ACE: "A (ally)", THREAT: "J/K/Q (threat)", QS: "Q♠ (cursed)", QC: "Q♣ (cursed)",
-               QH: "Q♥ (cursed)", QD: "Q♦ (cursed)"}
+CLASS_LABEL = {ACE: "A (ally)", THREAT: "J/K/Q (threat)", CURSED_SPADES: "Q♠ (cursed)",
+               CURSED_CLUBS: "Q♣ (cursed)", CURSED_HEARTS: "Q♥ (cursed)",
+               CURSED_DIAMONDS: "Q♦ (cursed)"}
 CLASS_LABEL.update({c: str(c + 1) for c in NUMBER_CLASSES})
 
 # Phases of a turn.
@@ -158,7 +160,7 @@ HAUL_BITS = tuple(sum(1 << (4 * c) for c in NUMBER_CLASSES if m >> c & 1) for m 
 # above the 15 class fields.
 DEAD_SHIFT = 4 * N_CLASSES
 DEAD = 1 << DEAD_SHIFT
-THREAT_CLASSES = (THREAT, QS, QC, QH, QD)
+THREAT_CLASSES = (THREAT, CURSED_SPADES, CURSED_CLUBS, CURSED_HEARTS, CURSED_DIAMONDS)
 NINE_TEN = (1 << 8) | (1 << 9)
 THREAT_FIELDS = sum(15 << (4 * c) for c in THREAT_CLASSES)
 
@@ -349,7 +351,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         object.__setattr__(self, "_full", full)
         object.__setattr__(self, "_classes", tuple(c for c in range(N_CLASSES) if _count(full, c)))
         object.__setattr__(self, "_spades_active", "s" in suits)
-        object.__setattr__(self, "_clubs", QC if "c" in suits else -1)
+        object.__setattr__(self, "_clubs", CURSED_CLUBS if "c" in suits else -1)
         object.__setattr__(self, "_diamonds", "d" in suits)
         # without Q♠ and Q♦ no haul rank ever keeps its own count
         object.__setattr__(self, "_keeps_ranks", self.symmetric and bool({"s", "d"} & set(suits)))
@@ -361,7 +363,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
         object.__setattr__(self, "_limit", limit)
         bonus = BURIED_BONUS if self.variant.buried_treasure else 0
         object.__setattr__(self, "_bonus", bonus)
-        # Look-up tables of the hot draw (issue 9): shared by every model of the same rules.
+        # Look-up tables of the hot draw: shared by every model of the same rules.
         object.__setattr__(self, "_dying_after", _dying_table(
             self.symmetric, "s" in suits, "d" in suits))
         object.__setattr__(self, "_bank", _bank_table(bonus))
@@ -460,7 +462,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
     def _draw(self, state: LUState, only: int | None = None) -> list[tuple[int, LUState]]:
         """The outcomes of a draw (of class ``only`` alone when given: used to replay).
 
-        The solver's hot loop (issue 9): the kept and dead haul ranks come from a table
+        The solver's hot loop: the kept and dead haul ranks come from a table
         (:func:`_dying_table`) and a single dying rank (the usual case) is moved to the dead
         count inline; the outcomes and their order are those of the rules as stated in the
         module docstring (tests compare with a verbatim copy of the plain version)."""
@@ -511,11 +513,11 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
                         continue
             elif not threat and cls != self._clubs:
                 new_mask = mask
-                if cls == QS and mask:
+                if cls == CURSED_SPADES and mask:
                     new_mask = mask & ~(1 << (mask.bit_length() - 1))
-                elif cls == QH:
+                elif cls == CURSED_HEARTS:
                     nph = HEART2
-                elif cls == QD:
+                elif cls == CURSED_DIAMONDS:
                     nph = DIAMOND
                 if symmetric:  # every threat left dies
                     rest = (rest & ~THREAT_FIELDS) + threats_left * DEAD
@@ -622,11 +624,11 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
             return "bust stopped by an ally"
         if next_state[2] != state[2]:
             if next_state[4] == HEART2:
-                return CLASS_LABEL[QH]
+                return CLASS_LABEL[CURSED_HEARTS]
             if next_state[4] == DIAMOND and state[4] != DIAMOND:
-                return CLASS_LABEL[QD]
+                return CLASS_LABEL[CURSED_DIAMONDS]
             if next_state[1] != state[1]:
-                return CLASS_LABEL[QS]
+                return CLASS_LABEL[CURSED_SPADES]
             return CLASS_LABEL[next_state[2]]
         gained = next_state[1] & ~state[1]
         if gained:
@@ -635,7 +637,7 @@ class LandsUnchartedTurnModel(TurnModel[LUState]):
 
 
 # --------------------------------------------------------------------------------------------
-# Level-by-level (NumPy) graph of a turn (issue 9; protocol: solve/levels.py)
+# Level-by-level (NumPy) graph of a turn (protocol: solve/levels.py)
 
 # A merged decision state as one int64 code (``LevelGraph.code``): the draw pile's counts in
 # narrow fields (aces and numbers 0-4: 3 bits; plain threats 0-12: 4 bits; each cursed queen:
@@ -922,9 +924,9 @@ class LandsUnchartedLevelGraph:
             if cls == self.model._clubs:
                 takes[:] = False
             if takes.any():
-                new_mask = tables.drop_high[mask] if cls == QS else mask
-                if cls in (QH, QD):
-                    tph = HEART2 if cls == QH else DIAMOND
+                new_mask = tables.drop_high[mask] if cls == CURSED_SPADES else mask
+                if cls in (CURSED_HEARTS, CURSED_DIAMONDS):
+                    tph = HEART2 if cls == CURSED_HEARTS else DIAMOND
                     new_phase: Any = tph << _C_PHASE
                     tkey: Any = (tph << 11) | 1024
                 else:
@@ -935,7 +937,7 @@ class LandsUnchartedLevelGraph:
                 taken = (rest & ~_C_THREAT_FIELDS) + threats_left * dead_unit
                 if dying_table is not None:
                     taken = self._kill(taken, dying_table[tkey | new_mask] & alive_before)
-                if cls == QS:
+                if cls == CURSED_SPADES:
                     taken = (taken & ~(511 << _C_MASK)) | ((new_mask >> 1) << _C_MASK)
                 weights[:, slot] = np.where(takes, n, 0)
                 succ[:, slot] = taken | (1 << _C_THREAT) | new_phase
@@ -1406,6 +1408,43 @@ class LandsUnchartedEngine(Engine):
 
 
 # --------------------------------------------------------------------------------------------
+# Solo: ten turns as a chain of turns from a fresh deck (solved by solve/whole_game/solo.py)
+
+
+def _solo_variant(variant: LandsUnchartedVariant | None) -> LandsUnchartedVariant:
+    variant = variant or LandsUnchartedVariant(solo=True)
+    if not isinstance(variant, LandsUnchartedVariant):
+        raise OptionError(f"not a Lands Uncharted variant: {type(variant).__name__}")
+    if variant.double_or_nothing:
+        raise RulesError("the solo model covers Lands Uncharted without double_or_nothing")
+    return variant if variant.solo else variant.replace(solo=True)
+
+
+def _solo_turn_outcome(variant: LandsUnchartedVariant, model: LandsUnchartedTurnModel,
+                       last: LUState, terminal: LUState, action: str) -> tuple[int, int]:
+    """(treasure banked, allies kept for the next turn): a bust leaves no ally (an ally would
+    have stopped it); without ``allies_persist`` allies leave at the turn's end."""
+    held = model.allies_held(last) if action == STOP and variant.allies_persist else 0
+    return int(model.payoff(terminal)), held
+
+
+#: The carry between turns is (turns played, allies held).  Without allies_persist no ally is
+#: ever held at a turn start (the position factory refuses it).
+SOLO_MODE = SoloMode(
+    title=f"{SOLO_TURNS}-turn solo",
+    model=("fresh 52-card deck each turn (minus the aces held as allies); allies carried over "
+           "exactly; Markov chain over (turn, allies, score)"),
+    start=(0, 0),
+    prepare=_solo_variant,
+    turn_position=lambda variant, carry: {
+        "allies": carry[1] if variant.allies_persist else 0},
+    turn_outcome=_solo_turn_outcome,
+    advance=lambda variant, carry, outcome: (outcome[0], (carry[0] + 1, outcome[1])),
+    finished=lambda variant, carry: carry[0] >= SOLO_TURNS,
+)
+
+
+# --------------------------------------------------------------------------------------------
 # Registration
 
 SPEC = register(GameSpec(
@@ -1438,6 +1477,7 @@ SPEC = register(GameSpec(
     },
     blurb="Draw treasure 2-10; a second threat or a repeated rank busts, unless an ace ally "
           "steps in.",
+    solo=SOLO_MODE,
 ))
 
 __all__ = [

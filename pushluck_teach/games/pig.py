@@ -292,6 +292,7 @@ SPEC = register(GameSpec(
     whole_game="pushluck_teach.solve.whole_game.pig",
     example={"drawn": "3 5"},
     sweep="die_sides",
+    lab=("sweep",),
     min_players=1,
     max_players=8,
     presets={

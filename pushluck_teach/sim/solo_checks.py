@@ -12,26 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from pushluck_teach.games.base import STOP, RulesError, TurnModel, get_game
-from pushluck_teach.games.lands_uncharted import SOLO_TURNS
+from pushluck_teach.games.base import TurnModel
 from pushluck_teach.sim.bots import Bot, OptimalTurnBot, ThresholdBot
 from pushluck_teach.sim.run import SimulationResult, simulate_games
 from pushluck_teach.solve.turn import TurnSolver
-from pushluck_teach.solve.whole_game.solo import (
-    BOTCH,
-    BOTCHES_TO_DIE,
-    GHOST_BONUS,
-    HIT_LIST,
-    HITS_TO_END,
-    LANDS,
-    MAX_ALLIES,
-    SoloPolicy,
-    SoloResult,
-    hit_list_variant,
-    hits_of,
-    lands_variant,
-    solo_result,
-)
+from pushluck_teach.solve.whole_game.solo import SoloPolicy, SoloResult, solo_mode, solo_result
 
 
 def solo_bot(policy: SoloPolicy) -> Bot:
@@ -66,46 +51,24 @@ def model_monte_carlo(game: str, variant: Any = None, policy: str | SoloPolicy =
     models' transitions: a check of the chain, not of the simplification."""
     rule = SoloPolicy.parse(policy)
     rng = random.Random(seed)
-    spec = get_game(game)
+    spec, mode = solo_mode(game)
+    variant = mode.prepare(variant)
+    setups: dict[tuple[tuple[str, Any], ...], tuple[TurnModel[Any], Any, Callable[[Any], str]]] = {}
     samples: list[float] = []
-    if game == LANDS:
-        variant = lands_variant(variant)
-        setups = []
-        for a in range(MAX_ALLIES + 1):
-            model, start = spec.position(variant, allies=a if variant.allies_persist else 0)
-            setups.append((model, start, rule.chooser(TurnSolver(model))))
-        for _ in range(n):
-            allies = score = 0
-            for _turn in range(SOLO_TURNS):
-                model, start, choose = setups[allies]
-                last, terminal, action = _walk(model, start, choose, rng)
-                score += int(model.payoff(terminal))
-                allies = model.allies_held(last) if action == STOP and variant.allies_persist else 0
-            samples.append(float(score))
-        return SimulationResult.of(samples)
-    if game != HIT_LIST:
-        raise RulesError(f"no solo model for {game!r} (solo models: {LANDS}, {HIT_LIST})")
-    variant = hit_list_variant(variant)
-    setups = []
-    for h in range(HITS_TO_END):
-        model, start = spec.position(variant, hits=h)
-        setups.append((model, start, rule.chooser(TurnSolver(model))))
     for _ in range(n):
-        hits = botches = score = 0
-        while hits < HITS_TO_END and botches < BOTCHES_TO_DIE:
-            model, start, choose = setups[hits]
-            _, terminal, _ = _walk(model, start, choose, rng)
-            result = int(model.payoff(terminal))
-            score += result
-            if result == BOTCH:
-                botches += 1
-            else:
-                hits += hits_of(variant, result)
-        if botches >= BOTCHES_TO_DIE:
-            score = 0
-        elif variant.ghost and botches == 0:
-            score += GHOST_BONUS
-        samples.append(float(score))
+        carry, score = mode.start, 0
+        while not mode.finished(variant, carry):
+            position = tuple(sorted(mode.turn_position(variant, carry).items()))
+            if position not in setups:
+                model, start = spec.position(variant, **dict(position))
+                setups[position] = (model, start, rule.chooser(TurnSolver(model)))
+            model, start, choose = setups[position]
+            last, terminal, action = _walk(model, start, choose, rng)
+            outcome = mode.turn_outcome(variant, model, last, terminal, action)
+            points, carry = mode.advance(variant, carry, outcome)
+            score += points
+        bonus = mode.end_bonus(variant, carry)
+        samples.append(0.0 if bonus is None else float(score + bonus))
     return SimulationResult.of(samples)
 
 
@@ -159,8 +122,8 @@ def simulate_real_game(game: str, variant: Any = None,
     """Final scores of ``n`` real solo games (the engine, deck carried over) with the policy's
     bot."""
     rule = SoloPolicy.parse(policy)
-    variant = lands_variant(variant) if game == LANDS else hit_list_variant(variant)
-    games = simulate_games(get_game(game), [solo_bot(rule)], n, seed, variant=variant)
+    spec, mode = solo_mode(game)
+    games = simulate_games(spec, [solo_bot(rule)], n, seed, variant=mode.prepare(variant))
     return SimulationResult.of([scores[0] for _, scores in games])
 
 

@@ -19,12 +19,12 @@ A computed solution is written to the user cache atomically (a temporary file, t
 ``os.replace``); a cache directory that cannot be written is skipped silently, and a file that
 cannot be read is recomputed.  Nothing here holds state between calls.
 
-In memory (issue 9: a kernel that plays every game stays under 400 MB): :func:`memo_bytes`
+In memory (a kernel that plays every game stays under 400 MB): :func:`memo_bytes`
 estimates what a turn solver's memos hold (per state: a sampled key and value, a dict entry; a
 level memo's arrays by their size), and :class:`MemorySolverCache` keeps the most recently used
 solvers while those estimates stay within a byte budget (:data:`DEFAULT_MAX_BYTES`) and a count.
 :func:`release_memory` hands the C heap's free pages back to the system (glibc keeps what a
-large solve freed: measured, issue 9); the cache calls it after it evicts a solver.
+large solve freed: measured); the cache calls it after it evicts a solver.
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def release_memory() -> bool:
 def memo_counts(solver: Any) -> tuple[int, int]:
     """``(states in level tables, entries in dicts)`` of a solver's memos: what its
     :func:`memo_bytes` grows with (a dict entry costs 10-20 times a table's state, so a memo
-    whose dict grows beside a large table is estimated again; issue 9)."""
+    whose dict grows beside a large table is estimated again)."""
     tables = entries = 0
     for name in _MEMO_NAMES:
         memo = getattr(solver, name, None)
@@ -350,7 +350,7 @@ class MemorySolverCache:
     def make_room(self, nbytes: int, keep: Any) -> int:
         """Before a solve expected to add about ``nbytes``: evict the least recently used
         solvers (never the solver ``keep``) until the budget also holds those bytes, so the
-        solve's peak is not on top of a full cache (issue 9); the number evicted."""
+        solve's peak is not on top of a full cache; the number evicted."""
         with self._lock:
             self._refresh_all()
             evicted = 0

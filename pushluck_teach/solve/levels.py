@@ -1,4 +1,4 @@
-r"""Solving a turn level by level with NumPy arrays (issue 9): the Bellman recursion of
+r"""Solving a turn level by level with NumPy arrays: the Bellman recursion of
 :mod:`.turn`, evaluated on whole levels of states at once instead of one Python call per state.
 
 The protocol.  A model opts in through
@@ -60,7 +60,7 @@ until the whole solve is done.
 The result, a :class:`LevelTable` (per level: sorted codes, values, best action indices: 17 bytes
 a state), seeds the solver's float memo through :class:`LevelMemo`, a mapping that looks a state
 up by its level and a binary search and keeps the recursion's own writes in a dict (a dict of
-the same states would cost 100-200 bytes each and seconds to build: measured, issue 9).
+the same states would cost 100-200 bytes each and seconds to build: measured).
 Exact mode never uses this module.
 """
 
@@ -89,11 +89,9 @@ LEVEL_SECONDS_PER_STATE = 3e-6
 # Below this estimate the recursion is faster than NumPy's fixed cost per level.
 LEVEL_MIN_STATES = 20_000
 # States expanded at once: bounds the memory of a wide level's outcome arrays (Incan Gold's
-# group positions: 1 << 16 held about 2.5 times the peak for a little less CPU; the figures are
-# in docs/app.md, "Smaller level chunks") and how long a cancelled solve runs on.  1 << 12 is
-# also faster than 1 << 14, its arrays staying in the CPU's caches (a jack relic after a first
-# card 7.5 -> 4.7 s, the queen's turn start 4.1 -> 3.1 s, an Incan Gold group position 1.4 ->
-# 1.1 s; no slower elsewhere; 1 << 11 and 1 << 10 are slower again).
+# group positions hold about 2.5 times the peak at 1 << 16) and how long a cancelled solve runs
+# on.  At 1 << 12 a level's arrays stay in the CPU's caches, so it is also the fastest size:
+# larger and smaller chunks are both slower (benchmarks/bench_worst_positions.py).
 CHUNK = 1 << 12
 _TIE = 1e-12
 

@@ -15,7 +15,7 @@ Because every turn draws from a finite deck (or, for Pig, stops at a proved thre
 recursion reaches terminal states, and memoising ``V`` makes each state cost one evaluation.
 The solver prefers ``stop`` on a tie, then the model's action order.
 
-No Python recursion limit (issue 9): the recursion nests at most ``_MAX_DEPTH`` states, and a
+No Python recursion limit: the recursion nests at most ``_MAX_DEPTH`` states, and a
 deeper turn (Pig with 200 die sides) continues on an explicit stack, in the same arithmetic
 order, so the numbers are those of the plain recursion.  A solver works within a state budget
 (``max_states``, default :data:`DEFAULT_MAX_STATES`): a position whose model estimates more
@@ -65,8 +65,8 @@ S = TypeVar("S", bound=Hashable)
 Number = float | Fraction
 Policy = Callable[[Any], str]
 
-_FLOAT_TIE = 1e-12
-# About what one solved state costs on the 2-core development machine (issue 9, CPU time:
+FLOAT_TIE = 1e-12
+# About what one solved state costs on the 2-core development machine (CPU time:
 # 3-9 µs in float mode depending on the model, 1.3-1.5x that exact); only words estimates.
 SECONDS_PER_STATE = {False: 5e-6, True: 7e-6}
 # The default state budget of a solver: 170-400 MB of memo (float to exact, by model).  Every
@@ -175,11 +175,13 @@ class TurnSolver(Generic[S]):
 
     ``shipped`` (float mode): start from the model's shipped table of values, if it has one
     (:mod:`pushluck_teach.solve.turn_tables`; the same numbers a solve computes).
+    ``seed`` (float mode, instead of a shipped table): values of states taken as solved, e.g.
+    to check a table's entry against its successors' entries.
     """
 
     def __init__(self, model: TurnModel[S], *, exact: bool = False,
                  max_states: int | None = DEFAULT_MAX_STATES, shipped: bool = True,
-                 levels: bool = True) -> None:
+                 levels: bool = True, seed: Mapping[S, float] | None = None) -> None:
         self.model = model
         self.exact = exact
         self.max_states = max_states
@@ -218,6 +220,9 @@ class TurnSolver(Generic[S]):
             if table:
                 self._values = table  # shared with every solver of this state space
                 self._seeded = len(table)
+        if seed is not None and not exact:
+            self._values = seed
+            self._seeded = len(seed)
 
     # ---- number helpers -------------------------------------------------------------------
     def _num(self, value: Any) -> Any:
@@ -233,7 +238,7 @@ class TurnSolver(Generic[S]):
     def _greater(self, a: Any, b: Any) -> bool:
         if self.exact:
             return a > b
-        return a > b + _FLOAT_TIE * max(1.0, abs(a), abs(b))
+        return a > b + FLOAT_TIE * max(1.0, abs(a), abs(b))
 
     def _expect(self, pairs: Any, value_of: Callable[[Any], Any]) -> Any:
         total_weight = 0
@@ -371,7 +376,7 @@ class TurnSolver(Generic[S]):
             lock.release()
             # The solve's transient arrays are gone (done, refused or cancelled) and its table
             # may have taken the shared cache over its budget: evict there, and give the freed
-            # heap back to the system (issue 9).
+            # heap back to the system.
             if solving and not _SHARED.shrink():
                 release_memory()
 
@@ -424,7 +429,7 @@ class TurnSolver(Generic[S]):
                     raise PositionError("a chance node with no outcomes")
                 q = acc / total_weight
             if best_action is None or (
-                q > value if exact else q > value + _FLOAT_TIE * max(1.0, abs(q), abs(value))
+                q > value if exact else q > value + FLOAT_TIE * max(1.0, abs(q), abs(value))
             ):
                 best_action, value = action, q
         values[state] = value
@@ -967,6 +972,20 @@ class TurnSolver(Generic[S]):
                     result[key] = result.get(key, self._num(0)) + share
         return {key: self._out(value) for key, value in result.items()}
 
+    def solved_values(self) -> Mapping[S, Any]:
+        """The memo, state -> value of optimal play (read it, don't change it): what a shipped
+        table of this model holds once the start is solved."""
+        return self._values
+
+    def stop_asap_value(self, state: S) -> Number:
+        """The value of stopping at the first state from ``state`` on where stopping is allowed
+        (exact and quick: no search over policies)."""
+        return self._out(self._stop_asap(state))
+
+    def then_stop_asap_value(self, state: S, action: str) -> Number:
+        """The value of ``action`` at ``state``, then stopping as soon as allowed."""
+        return self._out(self._expect(self.model.transitions(state, action), self._stop_asap))
+
     def states_solved(self) -> int:
         """States in the memo (those seeded from a shipped table included)."""
         return len(self._values)
@@ -1030,7 +1049,7 @@ def policy_graph(model: TurnModel[Any], start: Any, choose: Policy, *,
 
 
 # Solvers shared by bots and live charts, bounded by the bytes their memos hold
-# (:class:`~pushluck_teach.solve.cache.MemorySolverCache`, issue 9: a kernel that plays every
+# (:class:`~pushluck_teach.solve.cache.MemorySolverCache`: a kernel that plays every
 # game stays small).
 _SHARED = MemorySolverCache(TurnSolver)
 

@@ -1,4 +1,4 @@
-"""Shipped float solutions of whole turns (issue 9): a turn asked about again and again — such
+"""Shipped float solutions of whole turns: a turn asked about again and again — such
 as Captain Seven's, which always starts from the full deck — is solved once, and its values are
 shipped in ``pushluck_teach/data/`` so a cold solver answers at once.
 
@@ -38,10 +38,10 @@ TABLE_VERSION = 1
 
 def _cache_key(model: TurnModel[Any], key: str) -> Any:
     from pushluck_teach.solve.cache import CacheKey
-    from pushluck_teach.solve.turn import _FLOAT_TIE
+    from pushluck_teach.solve.turn import FLOAT_TIE
 
     return CacheKey(game=model.game, kind="turn-values", variant={"table": key},
-                    params={"float_tie": _FLOAT_TIE}, version=TABLE_VERSION)
+                    params={"float_tie": FLOAT_TIE}, version=TABLE_VERSION)
 
 
 class ShippedTable(OverlayMemo):
@@ -115,10 +115,10 @@ def _bellman_holds(model: TurnModel[Any], start: Any, table: ShippedTable) -> bo
     shipped = table.get(start)
     if shipped is None:
         return False
-    probe = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False)
-    probe._values = table.without(start)  # noqa: SLF001 - the table itself, without its start
+    probe = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False,
+                       seed=table.without(start))  # the table itself, without its start
     try:
-        return probe._value(start) == shipped  # noqa: SLF001
+        return probe.value(start) == shipped
     except Cancelled:  # a newer click, or the click's time is up: not an answer to remember
         raise
     except Exception:  # a state the table lacks, an encoding that changed...
@@ -132,7 +132,7 @@ def shipped_values(model: TurnModel[Any]) -> ShippedTable | None:
     key = model.shared_table_key()
     if key is None:
         return None
-    return _load(model.game, key, model.table_model())
+    return _load(model.game, key, model.shipped_values_model())
 
 
 @lru_cache(maxsize=4)
@@ -234,9 +234,10 @@ def build(model: TurnModel[Any]) -> dict[str, Any]:
     solver = TurnSolver(model, exact=False, max_states=None, shipped=False, levels=False)
     start = model.start
     solver.analyse(start)
-    states = list(solver._values)  # noqa: SLF001
+    values = solver.solved_values()
+    states = list(values)
     return {"states": np.array(states, dtype=np.int64),
-            "values": np.array([solver._values[s] for s in states], dtype=np.float64),  # noqa: SLF001
+            "values": np.array([values[s] for s in states], dtype=np.float64),
             "start": np.array(start, dtype=np.int64)}
 
 
@@ -251,7 +252,7 @@ def main(argv: list[str]) -> None:
         model, _ = spec.position(spec.variant_cls())
         key = model.shared_table_key()
         if key is not None and "--starts-only" not in argv:
-            model = model.table_model()
+            model = model.shipped_values_model()
             path = cache.save(_cache_key(model, key), build(model), directory=cache.DATA_DIR)
             print(f"{spec.name}: {key} -> {path}")
         wanted = [a.removeprefix("--only=") for a in argv if a.startswith("--only=")]

@@ -219,10 +219,10 @@ def quick_guide(model: TurnModel[Any], state: Any) -> str | None:
     if STOP not in actions:
         return DRAW
     solver = cached_solver(model, False)
-    draw_once = solver._expect(model.transitions(state, DRAW), solver._stop_asap)
+    draw_once = solver.then_stop_asap_value(state, DRAW)
     stop_now = model.stop_payoff(state)
     if stop_now is None:  # leaving does not bank at once (other explorers still inside)
-        stop_now = solver._expect(model.transitions(state, STOP), solver._stop_asap)
+        stop_now = solver.then_stop_asap_value(state, STOP)
     return DRAW if float(draw_once) > float(stop_now) else STOP
 
 
@@ -234,16 +234,15 @@ def window_quick_guide(model: TurnModel[Any], window: OutsideWindow) -> str:
 
     def quick(choice: OutsideChoice) -> float:
         if choice.then is None:
-            return float(solver._stop_asap(choice.state))
-        pairs = model.transitions(choice.state, choice.then)
-        return float(solver._expect(pairs, solver._stop_asap))
+            return float(solver.stop_asap_value(choice.state))
+        return float(solver.then_stop_asap_value(choice.state, choice.then))
 
     return min(window.choices, key=quick).action
 
 
 def next_draw_numbers(model: TurnModel[Any], state: Any
                       ) -> tuple[Number | None, tuple[F.OutcomeBar, ...]]:
-    """The cheap part of an analysis (issue 9: within 100 ms whatever the rest costs): the
+    """The cheap part of an analysis (within 100 ms whatever the rest costs): the
     bust chance of the next draw and its outcomes, exact."""
     exact = cached_solver(model, True)
     outcomes = tuple(F.OutcomeBar(o.label, o.probability, o.busted, o.total_after)
@@ -500,7 +499,7 @@ class AnalysisPanel(widgets.VBox):
         the value-of-the-choice chart and the headline then compare the chances to win; the
         next-draw, bust-risk and distribution charts still describe this turn.
 
-        Never frozen (issue 9): the next draw's outcomes and bust chance are shown at once.
+        Never frozen: the next draw's outcomes and bust chance are shown at once.
         With ``background`` on, the expected values get ``click_budget_ms`` on the click path;
         if they need longer they continue in the worker thread with a progress bar (the
         returned numbers then have ``pending`` set), and a newer click or position cancels

@@ -604,6 +604,16 @@ class LiveFigureWidget(go.FigureWidget):
     def _sync_instead_of_edit_message(self, *_args: Any, **_kwargs: Any) -> None:
         sync_widget_state(self)
 
+    @property
+    def config(self) -> dict[str, Any]:
+        """The chart's Plotly config (mode bar, the PNG download's name).  plotly's widget
+        keeps it in its synced trait ``_config`` and has no public setter."""
+        return self._config
+
+    @config.setter
+    def config(self, value: dict[str, Any]) -> None:
+        self._config = value
+
     _send_addTraces_msg = _sync_instead_of_edit_message
     _send_moveTraces_msg = _sync_instead_of_edit_message
     _send_deleteTraces_msg = _sync_instead_of_edit_message
@@ -660,7 +670,7 @@ def page_chart(figure: go.Figure, *, carry_bundle: bool = False) -> LiveFigureWi
 def _widget(data: list[Any], layout: dict[str, Any], filename: str, carry_bundle: bool = True
             ) -> LiveFigureWidget:
     fig = live_figure(data, layout, carry_bundle=carry_bundle)
-    fig._config = png_config(filename)
+    fig.config = png_config(filename)
     return fig
 
 

@@ -17,9 +17,9 @@ import ipywidgets as widgets
 
 from pushluck_teach.games.base import Engine
 from pushluck_teach.pyodide_site import missing_message
-from pushluck_teach.sim.gauge import win_chance_task
 from pushluck_teach.solve.turn import Cancelled
 from pushluck_teach.solve.whole_game import solver_for
+from pushluck_teach.solve.whole_game.engine_chances import win_chance_task
 from pushluck_teach.ui.analysis import plain_words
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.whole_game import win_gauge_html

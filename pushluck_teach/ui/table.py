@@ -57,8 +57,8 @@ from pushluck_teach.games.base import (
 from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
-from pushluck_teach.sim.gauge import action_win_chances_task
 from pushluck_teach.solve.turn import Cancelled, watching
+from pushluck_teach.solve.whole_game.engine_chances import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel, OutsideWindow
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html

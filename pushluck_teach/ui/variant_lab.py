@@ -1,4 +1,4 @@
-"""The variant lab's widgets (issue 11); they name no game.
+"""The variant lab's widgets; they name no game.
 
 * :class:`RuleSetForm` — build a push-your-luck game from parts, every field of
   :class:`~pushluck_teach.games.custom.RuleSet` through a control; the state estimate is shown
@@ -41,6 +41,7 @@ from pushluck_teach.games.base import (
     RulesError,
     Variant,
     coerce_option,
+    lab_game,
     parse_whole_number,
     turn_games,
 )
@@ -556,12 +557,14 @@ class SideBySide(widgets.VBox):
 
     status = Unicode("")
 
-    def __init__(self, game: str = "captain-seven", *, race_target: int = 100,
+    def __init__(self, game: str | None = None, *, race_target: int = 100,
                  variants: tuple[str, str] | None = None, background: bool = True,
                  **kwargs: Any) -> None:
-        """``variants``: the names of two presets of ``game`` for columns A and B (default:
-        the first two presets)."""
+        """``game``: the game shown first (default: the one whose spec opens Compare A/B,
+        :func:`~pushluck_teach.games.base.lab_game`); ``variants``: the names of two presets
+        of ``game`` for columns A and B (default: the first two presets)."""
         super().__init__(**kwargs)
+        game = game or lab_game("compare")
         self.background = background
         self._initial = (game, variants)
         self.summaries: tuple[Summary, Summary] | None = None
@@ -680,8 +683,12 @@ class SweepPanel(widgets.VBox):
 
     status = Unicode("")
 
-    def __init__(self, game: str = "pig", variant: Variant | None = None, **kwargs: Any) -> None:
+    def __init__(self, game: str | None = None, variant: Variant | None = None,
+                 **kwargs: Any) -> None:
+        """``game``: the game swept first (default: the one whose spec opens the Sweep panel,
+        :func:`~pushluck_teach.games.base.lab_game`)."""
         super().__init__(**kwargs)
+        game = game or lab_game("sweep")
         self.result: SweepResult | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -708,7 +715,7 @@ class SweepPanel(widgets.VBox):
                                carry_bundle=False)  # the lab's Compare charts bring it
         self.run_button.on_click(lambda _b: self.run())
         self.stop_button.on_click(lambda _b: self.stop())
-        self.game.observe(lambda _c: self._load_game(variant=None), names="value")
+        self.game.observe(lambda _c: self.load_game(variant=None), names="value")
         self.option.observe(self._on_option, names="value")
         self.children = [
             widgets.HBox([self.game, self.option, self.whole_game]),
@@ -716,9 +723,9 @@ class SweepPanel(widgets.VBox):
                           self.stop_button]),
             self.progress, self.status_html, self.table_html, self.fig,
         ]
-        self._load_game(variant)
+        self.load_game(variant)
 
-    def _load_game(self, variant: Variant | None) -> None:
+    def load_game(self, variant: Variant | None) -> None:
         """The game's whole-number options, with its own sweep chosen (the spec's ``sweep``)
         and a range within that option's allowed values."""
         same_game = getattr(self, "spec", None) is not None and self.spec.name == self.game.value
@@ -858,15 +865,17 @@ class VariantLab(widgets.VBox):
     set into the form (or, for a registered game's variant, into Compare's column A), and
     ``?projector`` switches ``projector_switch`` (a :class:`ProjectorSwitch`) on."""
 
-    def __init__(self, *, compare_game: str = "captain-seven", background: bool = True,
+    def __init__(self, *, compare_game: str | None = None, background: bool = True,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        #: the game the form builds (``GameSpec.lab``: ``"build"``), played and swept here
+        self.built_game = lab_game("build")
         self.add_class("pushluck-lab")
         self.table: GameTable | None = None
         self.table_box = widgets.VBox()
         self.form = RuleSetForm(on_play=self.play)
         self.side_by_side = SideBySide(compare_game, background=background)
-        self.sweep = SweepPanel("custom", variant=self.form.rules)
+        self.sweep = SweepPanel(self.built_game, variant=self.form.rules)
         self.projector_switch = ProjectorSwitch(charts=(self.side_by_side.fig_bust,
                                                         self.side_by_side.fig_dist,
                                                         self.sweep.fig))
@@ -886,13 +895,13 @@ class VariantLab(widgets.VBox):
     def play(self, rules: RuleSet) -> None:
         """Play ``rules`` in the table (one human seat against the turn-optimal bot)."""
         if self.table is None:
-            self.table = GameTable("custom", options=rules.options(),
+            self.table = GameTable(self.built_game, options=rules.options(),
                                    seats=("human", "optimal"), background=self.background)
             self.table_box.children = [self.table]
         else:
             self.table.options = rules.options()
-        if self.sweep.game.value == "custom":
-            self.sweep._load_game(rules)
+        if self.sweep.game.value == self.built_game:
+            self.sweep.load_game(rules)
 
     def open_link(self, search: str) -> None:
         """Load the rule set of a ``?rules=`` query string."""

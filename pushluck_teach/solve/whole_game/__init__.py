@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pushluck_teach.games.base import RulesError, TurnModel, Variant, all_games
+from pushluck_teach.games.base import Engine, RulesError, TurnModel, Variant, all_games
 from pushluck_teach.games.policies import PolicyText
 
 
@@ -56,6 +56,21 @@ class WholeGameSolver(Protocol):
         """Compute the defaults and write them to ``directory``; the files written."""
         ...
 
+    def policy_chooser(self, policy: Any) -> PolicyChooser:
+        """``policy`` (a name of the shared vocabulary, or the solver's own policy object) as
+        a bot plays it in the real engine.  Raises :class:`RulesError` on a bad name."""
+        ...
+
+
+@dataclass(frozen=True)
+class PolicyChooser:
+    """A whole-game policy in the real engine: ``choose(engine)`` gives the action at a
+    decision where stopping is allowed, or ``None`` for the turn-optimal action (the turn
+    solver's); ``name`` names the policy."""
+
+    name: str
+    choose: Callable[[Engine], str | None]
+
 
 @dataclass(frozen=True)
 class WholeGameReport:
@@ -84,12 +99,6 @@ def solver_modules() -> dict[str, str]:
     return {spec.name: spec.whole_game for spec in all_games() if spec.whole_game}
 
 
-def __getattr__(name: str) -> Any:
-    if name == "SOLVER_MODULES":  # the old name of solver_modules(), read-only
-        return solver_modules()
-    raise AttributeError(name)
-
-
 def has_solver(game: str) -> bool:
     return game in solver_modules()
 
@@ -114,6 +123,6 @@ def build_all_shipped(directory: Path | None = None) -> list[Path]:
 
 
 __all__ = [
-    "PolicyText", "WholeGameReport", "WholeGameSolver", "build_all_shipped", "has_solver",
-    "solver_for", "solver_modules",
+    "PolicyChooser", "PolicyText", "WholeGameReport", "WholeGameSolver", "build_all_shipped",
+    "has_solver", "solver_for", "solver_modules",
 ]

@@ -124,6 +124,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from pushluck_teach.games.base import (
     DRAW,
     STOP,
+    Engine,
     OptionError,
     PositionError,
     RulesError,
@@ -152,7 +153,7 @@ from pushluck_teach.games.policies import (
 )
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
-from pushluck_teach.solve.whole_game import WholeGameReport
+from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
 
 GAME = "captain-seven"
 #: Bump when any stored number could change.
@@ -184,7 +185,7 @@ _SIZE = MAX_TOTAL + 1  # totals 0 .. MAX_TOTAL
 @lru_cache(maxsize=1)
 def _lattice() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Counts per non-ten class of every multiset (shape (8, 5**8)), its size and total.  The
-    counts (0-4) are int8: 3 MB kept instead of 24 MB (issue 9); every sum and product with them
+    counts (0-4) are int8: 3 MB kept instead of 24 MB; every sum and product with them
     is int64 or float64, so the numbers are the same."""
     counts = np.indices((5,) * 8, dtype=np.int8).reshape(8, -1)
     size = counts.sum(axis=0)
@@ -1074,6 +1075,30 @@ class CaptainSevenWholeGame:
     game = GAME
     policy_help = POLICY_HELP
     description = "Captain Seven: the best threshold per pair of stashes"
+
+    def policy_chooser(self, policy: Any) -> PolicyChooser:
+        """A :class:`C7Policy` in a two-player Captain Seven engine (no relics): stash once
+        the turn reaches the policy's threshold for these stashes (``optimal-turn``: the turn
+        solver's choice)."""
+        rule = C7Policy.parse(policy)
+
+        def choose(engine: Engine) -> str | None:
+            variant = engine.variant
+            me = engine.current_player
+            stashes = engine.scores()
+            a, b = int(stashes[me]), int(stashes[1 - me])
+            final = b >= variant.target  # type: ignore[attr-defined]
+            if rule.kind == "optimal-turn":
+                return None
+            if rule.kind == "optimal":
+                t = optimal_solution(variant).threshold(a, b)
+            elif final and rule.kind == "chase":
+                t = int(final_turn_table()[1][min(b - a, 2 * (MAX_TOTAL + 1))])
+            else:
+                t = int(rule.threshold or 1)
+            return STOP if engine.view().turn_total >= t else DRAW
+
+        return PolicyChooser(rule.name, choose)
 
     def win_chance(self, variant: Any, my_score: int, opp_score: int, model: Any, state: Any
                    ) -> Callable[[], float] | None:

@@ -89,7 +89,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import spsolve
 
-from pushluck_teach.games.base import DRAW, STOP, PositionError, RulesError
+from pushluck_teach.games.base import DRAW, STOP, Engine, PositionError, RulesError
 from pushluck_teach.games.pig import PigVariant
 from pushluck_teach.games.policies import (
     KEEP_PACE,
@@ -101,7 +101,7 @@ from pushluck_teach.games.policies import (
 )
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve import cache
-from pushluck_teach.solve.whole_game import WholeGameReport
+from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
 
 try:
     from gmpy2 import mpq as _rational
@@ -853,6 +853,24 @@ class PigWholeGame:
             return None
         total = int(state[1])
         return lambda: pig_action_win_probabilities(variant, my_score, opp_score, total)
+
+    def policy_chooser(self, policy: Any) -> PolicyChooser:
+        """A :class:`PigPolicy` in a Pig engine (two players, or one with opponent score 0):
+        hold once the turn reaches the target, else as the policy's hold mask says."""
+        rule = PigPolicy.parse(policy)
+
+        def choose(engine: Engine) -> str:
+            model = PigModel.from_variant(engine.variant)  # type: ignore[arg-type]
+            scores = engine.scores()
+            me = engine.current_player
+            i = int(scores[me])
+            j = int(max((s for p, s in enumerate(scores) if p != me), default=0))
+            k = int(engine.view().turn_total)
+            if i + k >= model.target:
+                return STOP
+            return STOP if rule.hold_mask(model)[k, i, j] else DRAW
+
+        return PolicyChooser(rule.name, choose)
 
     def report(self, variant: Any, players: int, policies: Sequence[str], *,
                exact: bool = False) -> WholeGameReport:

@@ -15,7 +15,7 @@ message, never a traceback.
 * Lesson 3 :mod:`.markov_chain` — :class:`MarkovChainLesson`
 * Lesson 4 :mod:`.exact_vs_simulation` — :class:`SimulationLesson`
 * Lesson 5 :mod:`.rule_variants` — :class:`RuleVariantsLesson`
-* Lesson 6 :mod:`.winning_the_game` — :class:`WinningTheGame`
+* Lesson 6 :mod:`.winning_the_game` — :class:`PositionExplorer` and the page's figure functions
 * Lesson 7 :mod:`.investing` — :class:`OddsExplorer`, :class:`LuckVersusSkill`, :func:`bet_table`
 * :mod:`.answers` (check-yourself questions) and :mod:`.common` (positions, layout, messages)
 """

@@ -166,7 +166,7 @@ def as_widget(fig: go.Figure, filename: str) -> go.FigureWidget:
     """A lesson's live figure (see :mod:`pushluck_teach.ui.figures`, Browser views) whose
     camera button saves ``filename``.png."""
     widget = live_figure(fig)
-    widget._config = png_config(filename)
+    widget.config = png_config(filename)
     return widget
 
 

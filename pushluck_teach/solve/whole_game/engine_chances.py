@@ -1,5 +1,6 @@
-"""The live table's "chance to win from here": one adapter from a running engine to its game's
-whole-game solution (``GameSpec.whole_game``).
+"""Chances to win at a live engine's position (the table's "chance to win from here" gauge and
+the win coach): one adapter from a running engine to its game's whole-game solution
+(``GameSpec.whole_game``).
 
 It reads the engine (whose turn, the scores, the turn position) into an immutable snapshot and
 returns a function computing the chance, so the gauge may run it in a worker thread while play
