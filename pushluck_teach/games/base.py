@@ -527,7 +527,9 @@ class Engine(ABC):
 
     Players are numbered ``0..n-1``.  ``legal_actions()`` are the actions of ``current_player``;
     ``act(action)`` applies one and returns the new log lines.  ``turn_records`` lists finished
-    turns; ``log`` is the readable event log.
+    turns; ``log`` is the readable event log; ``revealed`` lists every card code or die face
+    the game has turned up, in order (each engine calls :meth:`_turned_up` where it draws): what
+    is what a game record writes down (:mod:`pushluck_teach.games.record`).
     """
 
     game: ClassVar[str] = ""
@@ -538,6 +540,7 @@ class Engine(ABC):
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.log: list[str] = []
         self.turn_records: list[TurnRecord] = []
+        self.revealed: list[str] = []
         #: the trivial accessors below read these; an engine keeping other books overrides them
         self._player = 0
         self._over = False
@@ -635,6 +638,10 @@ class Engine(ABC):
         if action not in legal:
             raise IllegalActionError(
                 f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})")
+
+    def _turned_up(self, *faces: str) -> None:
+        """Note cards (codes) or die faces just turned up by chance (for the game record)."""
+        self.revealed.extend(faces)
 
     def _say(self, line: str, out: list[str]) -> None:
         self.log.append(line)

@@ -412,8 +412,9 @@ class LostCitiesEngine(Engine):
         deck = list(full_deck())
         self.rng.shuffle(deck)
         self._deck: list[LCCard] = deck
-        self._hands: list[list[LCCard]] = [sorted(self._deck.pop() for _ in range(HAND_SIZE))
-                                           for _ in range(2)]
+        dealt = [[self._deck.pop() for _ in range(HAND_SIZE)] for _ in range(2)]
+        self._turned_up(*(card.code for hand in dealt for card in hand))
+        self._hands: list[list[LCCard]] = [sorted(hand) for hand in dealt]
         self._expeditions: list[list[list[LCCard]]] = [[[] for _ in COLOURS] for _ in range(2)]
         self._discards: list[list[LCCard]] = [[] for _ in COLOURS]
         self._known: list[list[LCCard]] = [[], []]   # taken from a discard pile, still held
@@ -548,6 +549,7 @@ class LostCitiesEngine(Engine):
         hand = self._hands[self._player]
         if source.lower() == DECK:
             card = self._deck.pop()
+            self._turned_up(card.code)
             self._say(f"{who} draws from the deck ({len(self._deck)} left).", out)
         else:
             try:
