@@ -60,7 +60,7 @@ class ReplayHost(Protocol):
 def seats_for_record(seats: tuple[str, ...]) -> list[Seat]:
     """The table's seat texts as record seats: a person, or a bot with its policy."""
     return [Seat(f"Player {i + 1}") if seat == HUMAN else
-            Seat(f"Player {i + 1} (bot)", seat) for i, seat in enumerate(seats)]
+            Seat(f"Player {i + 1} (bot: {seat})", seat) for i, seat in enumerate(seats)]
 
 
 def table_seats(record: GameRecord) -> tuple[str, ...]:

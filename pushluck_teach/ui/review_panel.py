@@ -15,84 +15,81 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from pushluck_teach.games.record import GameRecord
+from pushluck_teach.solve.review import (
+    GameReview,
+    ReviewCancelled,
+    percent_text,
+    points_text,
+    review_game,
+    signed_percent,
+    signed_points,
+)
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.figures import base_layout, live_figure, sync_widget_state
 from pushluck_teach.ui.theme import OKABE_ITO
-
-if TYPE_CHECKING:
-    from pushluck_teach.solve.review import GameReview
 
 #: the decision rows shown at once (a long game's first rows; the download has them all)
 ROWS_SHOWN = 400
 
 
-def points_text(value: Any) -> str:
-    """A cost or result in points, as ``pushluck review`` prints it: 2 decimals."""
-    return f"{float(value):.2f}"
-
-
-def chance_text(value: float | None) -> str:
-    """A chance (or a cost in chance to win) in percent with 1 decimal; "–" when not solved."""
-    return "–" if value is None else f"{100 * float(value):.1f}%"
-
-
 def seats_table(review: GameReview) -> str:
-    """Each seat's totals (HTML)."""
-    win = any(seat.win_skill is not None for seat in review.seats)
-    head = ("<tr><th>Player</th><th>decisions</th><th>costly</th>"
-            "<th>skill cost (points)</th><th>luck (points)</th>"
-            + ("<th>chance to win at the start</th><th>skill cost (chance to win)</th>"
-               "<th>opponents' mistakes</th><th>luck (chance to win)</th><th>result</th>"
-               if win else "") + "</tr>")
+    """Each seat's totals (HTML), in ``pushluck review``'s formats."""
+    win = any(seat.win_start is not None for seat in review.seats)
+    head = ("<tr><th>player</th><th>decisions</th><th>costly</th><th>points scored</th>"
+            "<th>points expected</th><th>skill cost (points)</th><th>luck (points)</th>"
+            + ("<th>chance to win at the start</th><th>result</th>"
+               "<th>skill cost (chance to win)</th><th>the others' costs</th>"
+               "<th>luck (chance to win)</th>" if win else "") + "</tr>")
     rows = []
     for seat in review.seats:
         cells = [escape(seat.seat), str(seat.decisions), str(seat.costly),
-                 points_text(seat.skill), points_text(seat.luck)]
-        if win:
-            cells += [chance_text(seat.win_start), chance_text(seat.win_skill),
-                      chance_text(seat.win_gifts), chance_text(seat.win_luck),
-                      _result_text(seat.win_result)]
+                 points_text(seat.result), points_text(seat.expected), points_text(seat.skill),
+                 signed_points(seat.luck)]
+        if win and seat.win_start is not None and seat.win_result is not None:
+            cells += [percent_text(seat.win_start), _result_text(seat.win_result),
+                      percent_text(seat.win_skill or 0.0), percent_text(seat.win_gifts or 0.0),
+                      signed_percent(seat.win_luck or 0.0)]
+        elif win:
+            cells += ["–"] * 5
         rows.append(f'<tr class="pushluck-review-seat" data-player="{seat.player}">'
                     + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
-    return (f'<table class="pushluck-review-seats">{head}{"".join(rows)}</table>')
+    return f'<table class="pushluck-review-seats">{head}{"".join(rows)}</table>'
 
 
-def _result_text(value: float | None) -> str:
-    if value is None:
-        return "–"
-    return {1.0: "won", 0.0: "lost", 0.5: "shared the win"}.get(float(value),
-                                                                 chance_text(value))
+def _result_text(value: float) -> str:
+    words = {1.0: "won", 0.0: "lost", 0.5: "shared the win"}.get(float(value))
+    return f"{words} ({percent_text(value)})" if words else percent_text(value)
 
 
 def decisions_table(review: GameReview, rows: int = ROWS_SHOWN) -> str:
     """Every decision (the first ``rows``) as a table (HTML); costly ones marked."""
-    win = any(d.win_cost is not None for d in review.decisions)
+    win = bool(review.win_series)
     head = ("<tr><th>move</th><th>player</th><th>turn</th><th>position</th><th>choice</th>"
             "<th>best choice</th><th>cost (points this turn)</th>"
             + ("<th>cost (chance to win)</th>" if win else "") + "<th>note</th></tr>")
     lines = []
     for d in review.decisions[:rows]:
         css = "pushluck-review-decision" + (" pushluck-review-costly" if d.costly else "")
-        note = "approximate: " + d.approximate if d.approximate else ""
-        if d.costly:
-            note = ("costly; " + note) if note else "costly"
+        notes = (["costly"] if d.costly else []) + (
+            [f"approximate: {d.approximate}"] if d.approximate else [])
         cells = [str(d.move + 1), escape(d.seat), str(d.turn), escape(d.position),
-                 escape(d.choice_label), escape(d.best_label), points_text(d.cost)]
+                 escape(d.choice_label), escape(d.best_label),
+                 points_text(d.cost) if d.scored else "–"]
         if win:
-            cells.append(chance_text(d.win_cost))
-        cells.append(escape(note))
+            cells.append(percent_text(d.win_cost) if d.win_cost is not None else "–")
+        cells.append(escape("; ".join(notes)))
         lines.append(f'<tr class="{css}" data-move="{d.move}" data-player="{d.player}">'
                      + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
     more = (f"<p>The first {rows} of {len(review.decisions)} decisions are shown; the "
             "downloaded record's review (<code>pushluck review</code>) lists them all.</p>"
             if len(review.decisions) > rows else "")
-    return (f'<div class="pushluck-review-scroll" tabindex="0" '
+    return (f'<div class="pushluck-review-scroll" tabindex="0" role="region" '
             f'aria-label="every decision of the game"><table class="pushluck-review-decisions">'
             f'{head}{"".join(lines)}</table></div>{more}')
 
@@ -113,8 +110,7 @@ class ReviewPanel(widgets.VBox):
     def __init__(self, source: Any, *, background: bool = True,
                  review: Callable[..., GameReview] | None = None) -> None:
         """``review``: the function that reviews a record (default
-        :func:`pushluck_teach.solve.review.review_game`, imported at the first review, so a
-        table opens without loading the whole-game review)."""
+        :func:`pushluck_teach.solve.review.review_game`)."""
         self.source = source
         self.background = background
         self._review = review
@@ -187,8 +183,6 @@ class ReviewPanel(widgets.VBox):
                           lambda done: self._delivered(generation, done))
 
     def _compute(self, record: GameRecord, cancel: threading.Event) -> GameReview | None:
-        from pushluck_teach.solve.review import ReviewCancelled, review_game
-
         def progress(done: int, total: int) -> None:
             if total:
                 self.progress.value = done / total
@@ -270,5 +264,4 @@ class ReviewPanel(widgets.VBox):
                                         for note in review.notes)
 
 
-__all__ = ["ReviewPanel", "chance_text", "decisions_table", "points_text", "seats_table",
-           "win_chart_data"]
+__all__ = ["ReviewPanel", "decisions_table", "seats_table", "win_chart_data"]
