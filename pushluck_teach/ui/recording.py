@@ -149,7 +149,6 @@ class RecordingArea(widgets.VBox):
         self.replay_box.add_class("pushluck-replay")
         self.upload.observe(lambda _: self._guard(self._on_upload), names="value")
         self.load_button.on_click(lambda _: self._guard(self._on_paste))
-        self.paste.on_submit(lambda _: self._guard(self._on_paste))
         self.back_button.on_click(lambda _: self._guard(lambda: self.go(self.step - 1)))
         self.forward_button.on_click(lambda _: self._guard(lambda: self.go(self.step + 1)))
         super().__init__([

@@ -244,7 +244,9 @@ class ReviewPanel(widgets.VBox):
         self.result = review
         record = review.record
         state = "finished" if record.finished else "stopped"
-        self._say(f"Review of the {state} game (seed {record.seed}, {len(record.moves)} moves): "
+        moves = len(record.moves)
+        self._say(f"Review of the {state} game (seed {record.seed}, {moves} "
+                  f"move{'s' if moves != 1 else ''}): "
                   "a best choice costs 0; costly decisions are marked.")
         self.seats_html.value = (
             "<p><b>Each player's skill and luck.</b> Skill cost: the sum of what each decision "
