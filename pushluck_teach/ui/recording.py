@@ -43,6 +43,10 @@ from pushluck_teach.games.record import (
 HUMAN = "human"
 #: what the area shows while nothing is recorded (a seed the record cannot hold)
 NOT_RECORDED = "This game is not recorded"
+#: the Download link drawn as a button (the page's buttons are 1px-bordered boxes)
+LINK_BUTTON_STYLE = ("display:inline-block;padding:2px 10px;border:1px solid #0072b2;"
+                     "border-radius:3px;color:#0072b2;text-decoration:underline;"
+                     "font-weight:600;margin:0 6px")
 
 
 class ReplayHost(Protocol):
@@ -72,7 +76,8 @@ def data_link(text: str, filename: str, label: str) -> str:
     """An ``<a download>`` link that saves ``text`` (JSON) as ``filename`` without a server."""
     payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
     return (f'<a class="pushluck-record-download" download="{escape(filename, quote=True)}" '
-            f'href="data:application/json;base64,{payload}">{escape(label)}</a>')
+            f'href="data:application/json;base64,{payload}" style="{LINK_BUTTON_STYLE}" '
+            f'title="Save the record as a file ({escape(filename)})">{escape(label)}</a>')
 
 
 def token_from_text(text: str) -> str | None:
@@ -98,7 +103,8 @@ def record_from_text(text: str) -> GameRecord:
 
 def copy_link_button(token: str) -> str:
     """A button that copies this page's address with ``?game=TOKEN`` (built in the browser,
-    which alone knows the address), and the link's end shown beside it."""
+    which alone knows the address); where the clipboard is refused, the link is shown beside
+    it to copy by hand."""
     script = ("const u = new URL(window.location.href); u.search = '?game=' + "
               "this.dataset.token; const t = u.toString(); "
               "const done = () => { this.textContent = 'Copied'; "
@@ -109,7 +115,7 @@ def copy_link_button(token: str) -> str:
     return (f'<button type="button" class="pushluck-copy pushluck-record-link" '
             f'data-token="{escape(token, quote=True)}" title="Copy a link that opens this game" '
             f'onclick="{escape(script, quote=True)}">Copy link</button>'
-            f'<code class="pushluck-record-token">?game={escape(token[:24])}…</code>')
+            '<code class="pushluck-record-token"></code>')
 
 
 class RecordingArea(widgets.VBox):
