@@ -43,7 +43,7 @@ def seats_table(review: GameReview) -> str:
     win = any(seat.win_start is not None for seat in review.seats)
     head = ("<tr><th>player</th><th>decisions</th><th>costly</th><th>points scored</th>"
             "<th>points expected</th><th>skill cost (points)</th><th>luck (points)</th>"
-            + ("<th>chance to win at the start</th><th>result</th>"
+            + ("<th>chance to win at the start</th><th>result (or chance now)</th>"
                "<th>skill cost (chance to win)</th><th>the others' costs</th>"
                "<th>luck (chance to win)</th>" if win else "") + "</tr>")
     rows = []
@@ -90,6 +90,7 @@ def decisions_table(review: GameReview, rows: int = ROWS_SHOWN) -> str:
             "downloaded record's review (<code>pushluck review</code>) lists them all.</p>"
             if len(review.decisions) > rows else "")
     return (f'<div class="pushluck-review-scroll" tabindex="0" role="region" '
+            f'style="max-height:420px;overflow-y:auto;font-size:14px" '
             f'aria-label="every decision of the game"><table class="pushluck-review-decisions">'
             f'{head}{"".join(lines)}</table></div>{more}')
 
