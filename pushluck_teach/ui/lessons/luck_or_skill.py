@@ -6,9 +6,10 @@ names a game or imports a game's solver), as in :mod:`.winning_the_game`:
 * :func:`decision_cost`: what one decision cost in chance to win, from the solver's ``roll`` and
   ``hold`` arrays (the chance to win on each choice at a position);
 * :func:`luck_in_a_match`: a rule against the optimal player in both seats, and how many games it
-  takes before the better player's edge shows (two standard errors);
-* :class:`ReviewComparison`: several students' records of the same deal side by side (each
-  seat's skill cost and luck), read with the review of :mod:`pushluck_teach.ui.review_panel`.
+  takes before the better player's edge shows (two standard errors).
+
+The games the students play and review are the Play table's own (its game record and review,
+:mod:`pushluck_teach.ui.recording` and :mod:`pushluck_teach.ui.review_panel`).
 """
 
 from __future__ import annotations
