@@ -134,8 +134,9 @@ class RecordingArea(widgets.VBox):
         self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False,
                                          description="Load a file")
         self.upload.add_class("pushluck-record-upload")
-        self.paste = widgets.Text(placeholder="or paste a record or a game link",
-                                  layout=widgets.Layout(width="260px"))
+        self.paste = widgets.Text(description="or paste", placeholder="a record or a game link",
+                                  style={"description_width": "initial"},
+                                  layout=widgets.Layout(width="300px"))
         self.paste.add_class("pushluck-record-paste")
         self.load_button = widgets.Button(description="Load",
                                           tooltip="Load the pasted record or link")
