@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pushluck_teach.ui.table import GameTable, play
 
@@ -203,3 +205,28 @@ def test_nothing_to_review_before_the_first_move() -> None:
     table = GameTable("pig", seats=("human", "optimal"), seed=1, background=False)
     table.review.button.click()
     assert "play first" in table.review.status.value
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["pig", "captain-seven", "hit-list"]),
+       seed=st.integers(min_value=0, max_value=10_000),
+       choices=st.lists(st.integers(min_value=0, max_value=5), min_size=1, max_size=25))
+def test_any_hot_seat_game_round_trips_through_the_tables(game: str, seed: int,
+                                                          choices: list[int]) -> None:
+    """Two people at one screen click any legal buttons; the downloaded record, loaded into a
+    fresh table, replays to every position they saw."""
+    table = GameTable(game, seats=("human", "human"), seed=seed, coach="off", background=False)
+    seen = {0: position(table)}
+    for choice in choices:
+        if table.engine.is_over:
+            break
+        legal = table.engine.legal_actions()
+        table.act(legal[choice % len(legal)])
+        assert not table.message_is_error, table.message
+        seen[len(table.recording.current_record().moves)] = position(table)
+    fresh = GameTable(game, seats=("human", "human"), seed=seed + 1, coach="off",
+                      background=False)
+    upload(fresh, downloaded(table))
+    for step in sorted(seen, reverse=True):
+        fresh.recording.go(step)
+        assert position(fresh) == seen[step], step
