@@ -30,7 +30,7 @@ from pushluck_teach.solve.review import (
     signed_percent,
     signed_points,
 )
-from pushluck_teach.ui.background import LatestOnly
+from pushluck_teach.ui.background import LatestOnly, let_the_page_in
 from pushluck_teach.ui.figures import base_layout, live_figure, sync_widget_state
 from pushluck_teach.ui.theme import OKABE_ITO
 
@@ -187,6 +187,7 @@ class ReviewPanel(widgets.VBox):
         def progress(done: int, total: int) -> None:
             if total:
                 self.progress.value = done / total
+            let_the_page_in()  # the static site: the bar moves, a newer click is heard
 
         try:
             return (self._review or review_game)(record, progress=progress,
