@@ -20,7 +20,6 @@ under the buttons; the game on the table is not touched.
 from __future__ import annotations
 
 import base64
-import os
 from collections.abc import Callable
 from html import escape
 from typing import Any, Protocol
@@ -238,10 +237,6 @@ class RecordingArea(widgets.VBox):
             return False
         self._guard(lambda: self.load(record_from_token(token)))
         return True
-
-    def open_environment_query(self) -> bool:
-        """The kernel's own ``QUERY_STRING`` (a Voilà kernel started for the page)."""
-        return self.open_query(os.environ.get("QUERY_STRING", ""))
 
     def load(self, record: GameRecord) -> None:
         """Show ``record`` on the table from its last position (a replay)."""
