@@ -28,7 +28,7 @@ READ_REVIEW = """() => {
   const cells = (tr) => [...tr.querySelectorAll('td')].map(td => td.innerText.trim());
   const decisions = [...document.querySelectorAll('tr.pushluck-review-decision')].map(cells);
   const seats = [...document.querySelectorAll('tr.pushluck-review-seat')].map(cells);
-  const plot = document.querySelector('.pushluck-review-chart .js-plotly-plot');
+  const plot = document.querySelector('.pushluck-review .js-plotly-plot');
   const decode = (v) => {
     if (!v || !v.bdata) return v ? Array.from(v) : [];
     const bytes = Uint8Array.from(atob(v.bdata), c => c.charCodeAt(0));
