@@ -45,6 +45,8 @@ RECORD_VERSION = 1
 MAX_RECORD_TEXT = 2_000_000
 #: The longest ``?game=`` token read.
 MAX_TOKEN_TEXT = 400_000
+#: The largest seed a record holds (a 63-bit whole number).
+MAX_SEED = 2 ** 63 - 1
 #: The most moves a record may hold (far beyond any finished game of the app's games).
 MAX_MOVES = 100_000
 
@@ -68,7 +70,7 @@ RECORD_SCHEMA: dict[str, Any] = {
         "rules": {"type": "object",
                   "description": "the rules as a rule file writes them (docs/rules-schema.json)"},
         "players": {"type": "integer", "minimum": 1, "maximum": 16},
-        "seed": {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1,
+        "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
                  "description": "the deal: the engine's random seed"},
         "seats": {
             "type": "array", "minItems": 1, "maxItems": 16,
@@ -403,8 +405,8 @@ class RecordBuilder:
                  seed: int) -> None:
         if len(seats) != engine.players:
             raise RecordError(f"game record: {len(seats)} seats for {engine.players} players")
-        if not isinstance(seed, int) or seed < 0:
-            raise RecordError(f"game record: the seed must be a whole number 0 or more, not "
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise RecordError(f"game record: the seed must be a whole number 0-{MAX_SEED}, not "
                               f"{quoted(seed)}")
         self.spec = spec
         self.engine = engine

@@ -45,7 +45,7 @@ from pushluck_teach.games.base import Engine, GameSpec, RulesError, TurnModel
 from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.games.record import GameRecord
 from pushluck_teach.numbers import fraction_text
-from pushluck_teach.solve.turn import TooManyStates, cached_solver
+from pushluck_teach.solve.turn import TooManyStates, TurnSolver, cached_solver
 
 Number = int | float | Fraction
 #: A decision costing at least this many expected points this turn is marked costly.
@@ -55,6 +55,13 @@ COSTLY_WIN = 0.01
 #: The leave threshold assumed for another explorer who is a person or a turn-optimal bot (the
 #: Play page's assumption, docs/rules.md "Incan Gold with other explorers").
 ASSUMED_THRESHOLD = 10
+#: The most states a turn is solved in exact fractions for the review (more: in floats, as the
+#: Play page does, with its level-by-level solver and shipped tables).
+EXACT_MAX_STATES = 200_000
+#: The largest turn (estimated solver states) the review solves with the others' stated model;
+#: a larger one is valued as if the mover were alone (the turn-optimal bot's own model), said
+#: in the decision's note.  (Such a solve takes minutes on a shared machine.)
+GROUP_MAX_STATES = 1_000_000
 #: Float tolerance when deciding whether a chosen action ties the best one.
 _TIE = 1e-12
 
@@ -209,9 +216,13 @@ class GameReview:
                     f"{percent_text(s.win_skill or 0.0)}, others' costs "
                     f"{percent_text(s.win_gifts or 0.0)}, luck "
                     f"{signed_percent(s.win_luck or 0.0)}")
-        if any(d.costly for d in self.decisions) or any(d.approximate for d in self.decisions):
+        legend = [text for mark, text in (
+            (any(d.costly for d in self.decisions), "! costly decision"),
+            (any(d.approximate for d in self.decisions), "~ approximate or unscored (notes)"))
+            if mark]
+        if legend:
             lines.append("")
-            lines.append("! costly decision   ~ approximate (see the notes)")
+            lines.append("   ".join(legend))
         for note in self.notes:
             lines.append(f"Note: {note}")
         return lines
@@ -313,22 +324,39 @@ def _position(spec: GameSpec, record: GameRecord, engine: Engine
                       zip(others, thresholds, strict=True))
     try:
         model, state = spec.position_from_flags(record.variant, flags)
-        return model, state, f"the others follow a stated rule ({words})"
     except RulesError:
-        del flags["others"]
-        model, state = spec.position_from_flags(record.variant, flags)
+        model, state = engine.turn_position()
         return model, state, "too many others for the model; valued as if alone"
+    estimate = model.estimated_states(state)
+    if estimate is not None and estimate > GROUP_MAX_STATES:
+        model, state = engine.turn_position()
+        return model, state, ("valued as if alone: the model with the others is too large to "
+                              "solve in a review")
+    return model, state, f"the others follow a stated rule ({words})"
 
 
-def _solver(model: TurnModel[Any], state: Any, exact: bool) -> tuple[Any, bool]:
-    if exact:
-        try:
-            solver = cached_solver(model, exact=True)
-            solver.value(state)
-            return solver, True
-        except TooManyStates:
-            pass
-    return cached_solver(model), False
+@dataclass
+class _Solvers:
+    """The review's exact solvers (one per turn model, within :data:`EXACT_MAX_STATES`); a
+    model too large for fractions is solved in floats, as the Play page does."""
+
+    exact: bool
+    solvers: dict[Any, TurnSolver[Any]] = field(default_factory=dict)
+    too_large: set[Any] = field(default_factory=set)
+
+    def get(self, model: TurnModel[Any], state: Any) -> tuple[Any, bool]:
+        if self.exact and model not in self.too_large:
+            solver = self.solvers.get(model)
+            if solver is None:
+                solver = TurnSolver(model, exact=True, max_states=EXACT_MAX_STATES)
+            try:
+                solver.value(state)
+                self.solvers[model] = solver
+                return solver, True
+            except TooManyStates:
+                self.too_large.add(model)
+                self.solvers.pop(model, None)
+        return cached_solver(model), False
 
 
 def _terminal_value(model: TurnModel[Any], state: Any, action: str, busted: bool,
@@ -371,23 +399,24 @@ def review_game(record: GameRecord, *,
         notes.append(f"{spec.title} has no draw/stop turn model: its moves are listed, not "
                      "scored.")
     approximate_reasons: set[str] = set()
+    solvers = _Solvers(exact)
     for index, move in enumerate(record.moves):
         if _cancelled(cancel):
             raise ReviewCancelled("review cancelled")
         player = engine.current_player
         seat = record.seats[player].name
         book = books[player]
-        review = None
+        review: DecisionReview | str = _unscored_reason(spec, engine)
         if spec.has_turn_model and not engine.is_over:
             review = _review_move(spec, record, engine, move.action, index, book, win,
-                                  exact)
-        if review is None:
+                                  solvers)
+        if isinstance(review, str):
             book.unscored += 1
             review = DecisionReview(index, player, seat, max(book.turns, 1),
                                     _words(engine, None, None), move.action,
                                     engine.action_label(move.action), move.action,
                                     engine.action_label(move.action), {}, 0, False,
-                                    approximate=_unscored_reason(spec, engine))
+                                    approximate=review)
         if review.approximate:
             approximate_reasons.add(review.approximate)
         decisions.append(review)
@@ -432,9 +461,7 @@ def _win_note(spec: GameSpec) -> str:
 def _unscored_reason(spec: GameSpec, engine: Engine) -> str:
     if not spec.has_turn_model:
         return "no turn model for this game"
-    if engine.is_over:
-        return "the game is over"
-    return "a choice outside the turn model (it changes another player's turn)"
+    return "the game is over"
 
 
 def _words(engine: Engine, model: TurnModel[Any] | None, state: Any) -> str:
@@ -448,16 +475,21 @@ def _words(engine: Engine, model: TurnModel[Any] | None, state: Any) -> str:
 
 
 def _review_move(spec: GameSpec, record: GameRecord, engine: Engine, action: str, index: int,
-                 book: _SeatBooks, win: _WinBooks | None, exact: bool) -> DecisionReview | None:
+                 book: _SeatBooks, win: _WinBooks | None, solvers: _Solvers
+                 ) -> DecisionReview | str:
+    """The move's review, or why it is not scored."""
     if not engine.decision_in_turn_model():
-        return None
+        return "a choice outside the turn model (it changes another player's turn)"
     model, state, approximate = _position(spec, record, engine)
     legal = set(engine.legal_actions())
     actions = [a for a in model.actions(state) if a in legal]
     if action not in actions:
-        return None
-    solver, is_exact = _solver(model, state, exact)
-    values = {a: solver.action_value(state, a) for a in actions}
+        return f"the turn model does not cover the action {action!r}"
+    try:
+        solver, is_exact = solvers.get(model, state)
+        values = {a: solver.action_value(state, a) for a in actions}
+    except TooManyStates:
+        return "too large to solve at this point of the turn"
     best_value = max(values.values())
     chosen = values[action]
     cost = best_value - chosen
