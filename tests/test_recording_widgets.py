@@ -184,6 +184,10 @@ def test_review_of_a_bot_game_lists_every_decision_and_the_totals() -> None:
     assert cells[0][3] == "100.00" and "won" in cells[0][8] and "lost" in cells[1][8]
     chart = table.review.chart
     assert len(chart.data[0].x) == len(record.moves) + 1
+    costly_rows = [int(m) for m in re.findall(
+        r'<tr class="pushluck-review-decision pushluck-review-costly"[^>]*><td>(\d+)</td>',
+        table.review.decisions_html.value)]
+    assert costly_rows and list(chart.data[1].x) == costly_rows  # marked after that move
     assert table.review.chart_box.layout.display != "none"
 
 

@@ -96,11 +96,14 @@ def decisions_table(review: GameReview, rows: int = ROWS_SHOWN) -> str:
 
 
 def win_chart_data(review: GameReview) -> tuple[list[int], list[float], list[int], list[float]]:
-    """The chance line (move, seat 1's chance) and the costly decisions' points."""
+    """Player 1's chance to win after each number of moves played (0: the start), and the
+    costly decisions' points, each drawn just after its move (where the fall shows) so that
+    the chart's move numbers are the decision table's."""
     xs = [p.move for p in review.win_series]
     ys = [float(p.chance) for p in review.win_series]
-    marked = [(p.move, float(p.chance)) for p in review.win_series
-              if p.costly_player is not None]
+    after = dict(zip(xs, ys, strict=True))
+    marked = [(p.move + 1, after[p.move + 1]) for p in review.win_series
+              if p.costly_player is not None and p.move + 1 in after]
     return xs, ys, [m for m, _ in marked], [c for _, c in marked]
 
 
@@ -142,7 +145,7 @@ class ReviewPanel(widgets.VBox):
                         marker={"color": OKABE_ITO["vermillion"], "size": 10,
                                 "symbol": "x"})],
             base_layout("Player 1's chance to win over the game",
-                        xaxis={"title": {"text": "move"}},
+                        xaxis={"title": {"text": "moves played"}},
                         yaxis={"title": {"text": "chance to win"}, "range": [0, 1],
                                "tickformat": ".0%"},
                         showlegend=True, height=320),
