@@ -107,6 +107,23 @@ def win_chart_data(review: GameReview) -> tuple[list[int], list[float], list[int
     return xs, ys, [m for m, _ in marked], [c for _, c in marked]
 
 
+def win_chart() -> Any:
+    """The chart of Player 1's chance to win over the game, with the costly decisions."""
+    chart = live_figure(
+        [go.Scatter(x=[], y=[], mode="lines", name="chance to win",
+                    line={"color": OKABE_ITO["blue"], "width": 2}),
+         go.Scatter(x=[], y=[], mode="markers", name="costly decision",
+                    marker={"color": OKABE_ITO["vermillion"], "size": 10, "symbol": "x"})],
+        base_layout("Player 1's chance to win over the game",
+                    xaxis={"title": {"text": "moves played"}},
+                    yaxis={"title": {"text": "chance to win"}, "range": [0, 1],
+                           "tickformat": ".0%"},
+                    showlegend=True, height=320),
+        carry_bundle=False)
+    chart.add_class("pushluck-review-chart")
+    return chart
+
+
 class ReviewPanel(widgets.VBox):
     """"Review this game" and what it shows (see the module docstring).  ``source`` gives the
     record to review (a table's :class:`~pushluck_teach.ui.recording.RecordingArea`)."""
@@ -138,20 +155,9 @@ class ReviewPanel(widgets.VBox):
         self.seats_html.add_class("pushluck-review-summary")
         self.decisions_html = widgets.HTML()
         self.notes_html = widgets.HTML()
-        self.chart = live_figure(
-            [go.Scatter(x=[], y=[], mode="lines", name="chance to win",
-                        line={"color": OKABE_ITO["blue"], "width": 2}),
-             go.Scatter(x=[], y=[], mode="markers", name="costly decision",
-                        marker={"color": OKABE_ITO["vermillion"], "size": 10,
-                                "symbol": "x"})],
-            base_layout("Player 1's chance to win over the game",
-                        xaxis={"title": {"text": "moves played"}},
-                        yaxis={"title": {"text": "chance to win"}, "range": [0, 1],
-                               "tickformat": ".0%"},
-                        showlegend=True, height=320),
-            carry_bundle=False)
-        self.chart.add_class("pushluck-review-chart")
-        self.chart_box = widgets.Box([self.chart], layout=widgets.Layout(display="none"))
+        self.chart: Any = None  # drawn at the first review with a chance to win (no empty
+        # chart on the page before: a hidden figure would sit among the table's charts)
+        self.chart_box = widgets.Box(layout=widgets.Layout(display="none"))
         self.button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self.stop("Stopped: press Review this game to "
                                                       "start again."))
@@ -259,6 +265,9 @@ class ReviewPanel(widgets.VBox):
             "decisions deserved.</p>" + seats_table(review))
         xs, ys, mx, my = win_chart_data(review)
         if xs:
+            if self.chart is None:
+                self.chart = win_chart()
+                self.chart_box.children = (self.chart,)
             with self.chart.batch_update():
                 self.chart.data[0].x, self.chart.data[0].y = xs, ys
                 self.chart.data[1].x, self.chart.data[1].y = mx, my
