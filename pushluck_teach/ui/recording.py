@@ -38,6 +38,7 @@ from pushluck_teach.games.record import (
     record_from_token,
     record_to_token,
 )
+from pushluck_teach.ui.projector import fold
 
 HUMAN = "human"
 #: what the area shows while nothing is recorded (a seed the record cannot hold)
@@ -164,6 +165,7 @@ class RecordingArea(widgets.VBox):
                          layout=widgets.Layout(flex_flow="row wrap")),
             self.replay_box, self.message_html])
         self.add_class("pushluck-record")
+        fold(self)  # projector mode: folded away with the number tables (one click opens)
 
     # ---- recording ----------------------------------------------------------------------
     def start(self, spec: GameSpec, engine: Engine, seats: tuple[str, ...], seed: int) -> None:

@@ -32,6 +32,7 @@ from pushluck_teach.solve.review import (
 )
 from pushluck_teach.ui.background import LatestOnly, let_the_page_in
 from pushluck_teach.ui.figures import base_layout, live_figure, sync_widget_state
+from pushluck_teach.ui.projector import fold
 from pushluck_teach.ui.theme import OKABE_ITO
 
 #: the decision rows shown at once (a long game's first rows; the download has them all)
@@ -166,6 +167,7 @@ class ReviewPanel(widgets.VBox):
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.seats_html, self.chart_box, self.decisions_html, self.notes_html])
         self.add_class("pushluck-review")
+        fold(self)  # projector mode: folded away with the number tables (one click opens)
 
     # ---- work -------------------------------------------------------------------------
     def start(self) -> None:
