@@ -179,11 +179,24 @@ class GameRecord:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The record as JSON text (``indent=None``: one compact line)."""
+        """The record as JSON text: one field a line and one seat or move a line, to read and
+        compare by eye (``indent=None``: one compact line, for links)."""
+        data = self.as_data()
         if indent is None:
-            return json.dumps(self.as_data(), ensure_ascii=False, separators=(",", ":"))
-        text = json.dumps(self.as_data(), ensure_ascii=False, indent=indent)
-        return text + "\n"
+            return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        pad = " " * indent
+
+        def one(value: Any) -> str:
+            return json.dumps(value, ensure_ascii=False)
+
+        fields = []
+        for key, value in data.items():
+            if key in ("seats", "moves") and value:
+                items = f",\n{pad * 2}".join(one(item) for item in value)
+                fields.append(f"{pad}{one(key)}: [\n{pad * 2}{items}\n{pad}]")
+            else:
+                fields.append(f"{pad}{one(key)}: {one(value)}")
+        return "{\n" + ",\n".join(fields) + "\n}\n"
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:

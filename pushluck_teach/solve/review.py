@@ -90,6 +90,8 @@ class DecisionReview:
     win_cost: float | None = None
     approximate: str = ""
     costly: bool = False
+    win_best: str | None = None
+    win_best_label: str = ""
 
     @property
     def scored(self) -> bool:
@@ -105,6 +107,9 @@ class DecisionReview:
             "exact": self.exact,
             "win_values": dict(self.win_values) if self.win_values is not None else None,
             "win_cost": self.win_cost,
+            "win_best": self.win_best,
+            "choice_label": self.choice_label, "best_label": self.best_label,
+            "win_best_label": self.win_best_label,
             "approximate": self.approximate,
             "costly": self.costly,
         }
@@ -189,17 +194,20 @@ class GameReview:
         win = bool(self.win_series)
         lines = [f"{spec.title}, seed {self.record.seed}: review of {len(self.record.moves)} "
                  f"moves" + ("" if self.record.finished else " (game not finished)")]
-        header = f"{'seat':<14} {'turn':>4}  {'position':<44} {'choice':<10} {'best':<10} " \
-                 f"{'cost':>7}"
+        header = f"{'seat':<14} {'turn':>4}  {'position':<38} {'choice':<10} {'best':<10} " \
+                 f"{'cost':>6}"
         if win:
-            header += f" {'win cost':>8}"
+            header += f"  {'best to win':<11} {'win cost':>8}"
         lines.append(header)
         for d in self.decisions:
             cost = points_text(d.cost) if d.scored else "-"
-            row = (f"{d.seat[:14]:<14} {d.turn:>4}  {d.position[:44]:<44} "
-                   f"{d.choice_label[:10]:<10} {d.best_label[:10]:<10} {cost:>7}")
+            best = d.best_label if d.scored else "-"
+            row = (f"{d.seat[:14]:<14} {d.turn:>4}  {d.position[:38]:<38} "
+                   f"{d.choice_label[:10]:<10} {best[:10]:<10} {cost:>6}")
             if win:
-                row += f" {percent_text(d.win_cost) if d.win_cost is not None else '-':>8}"
+                win_best = d.win_best_label or "-"
+                win_cost = "-" if d.win_cost is None else percent_text(d.win_cost)
+                row += f"  {win_best[:11]:<11} {win_cost:>8}"
             marks = ("!" if d.costly else "") + ("~" if d.approximate else "")
             lines.append(row + (f" {marks}" if marks else ""))
         lines.append("")
@@ -509,6 +517,7 @@ def _review_move(spec: GameSpec, record: GameRecord, engine: Engine, action: str
     book.decisions += 1
     win_values = None
     win_cost = None
+    win_best = None
     if win is not None:
         win_values = _win_chances(win, record, engine, model, state)
         if win_values is None or action not in win_values:
@@ -520,6 +529,7 @@ def _review_move(spec: GameSpec, record: GameRecord, engine: Engine, action: str
             win_cost = max(0.0, w_best - w_chosen)
             if win_cost <= _TIE:
                 win_cost = 0.0
+            win_best = action if win_cost == 0 else max(win_values, key=win_values.__getitem__)
             w_seat0 = w_best if player == 0 else 1.0 - w_best
             if win.start is None:
                 win.start = w_seat0
@@ -537,7 +547,8 @@ def _review_move(spec: GameSpec, record: GameRecord, engine: Engine, action: str
     return DecisionReview(
         index, player, record.seats[player].name, book.turns, _words(engine, model, state),
         action, engine.action_label(action), best, engine.action_label(best), values, cost,
-        is_exact, win_values, win_cost, approximate, costly)
+        is_exact, win_values, win_cost, approximate, costly, win_best,
+        engine.action_label(win_best) if win_best is not None else "")
 
 
 class _NoSolution:
