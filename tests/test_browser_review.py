@@ -127,8 +127,9 @@ def test_review_of_a_played_game_matches_the_command(server, browser, tmp_path) 
     for row, decision in zip(shown["decisions"], review["decisions"], strict=True):
         assert row[0] == str(decision["move"] + 1)
         assert row[6] == points(decision["cost"]), (row, decision)
-        assert row[7] == percent(decision["win_cost"]), (row, decision)
-        assert ("costly" in row[8]) == decision["costly"]
+        assert row[7] == decision["win_best_label"], (row, decision)
+        assert row[8] == percent(decision["win_cost"]), (row, decision)
+        assert ("costly" in row[9]) == decision["costly"]
     assert len(shown["seats"]) == len(review["seats"]) == 2
     for row, seat in zip(shown["seats"], review["seats"], strict=True):
         assert row[1:7] == [str(seat["decisions"]), str(seat["costly"]), points(seat["result"]),

@@ -72,18 +72,20 @@ def decisions_table(review: GameReview, rows: int = ROWS_SHOWN) -> str:
     """Every decision (the first ``rows``) as a table (HTML); costly ones marked."""
     win = bool(review.win_series)
     head = ("<tr><th>move</th><th>player</th><th>turn</th><th>position</th><th>choice</th>"
-            "<th>best choice</th><th>cost (points this turn)</th>"
-            + ("<th>cost (chance to win)</th>" if win else "") + "<th>note</th></tr>")
+            "<th>best for points this turn</th><th>cost (points this turn)</th>"
+            + ("<th>best to win</th><th>cost (chance to win)</th>" if win else "")
+            + "<th>note</th></tr>")
     lines = []
     for d in review.decisions[:rows]:
         css = "pushluck-review-decision" + (" pushluck-review-costly" if d.costly else "")
         notes = (["costly"] if d.costly else []) + (
             [f"approximate: {d.approximate}"] if d.approximate else [])
         cells = [str(d.move + 1), escape(d.seat), str(d.turn), escape(d.position),
-                 escape(d.choice_label), escape(d.best_label),
+                 escape(d.choice_label), escape(d.best_label) if d.scored else "–",
                  points_text(d.cost) if d.scored else "–"]
         if win:
-            cells.append(percent_text(d.win_cost) if d.win_cost is not None else "–")
+            cells += [escape(d.win_best_label) if d.win_best_label else "–",
+                      percent_text(d.win_cost) if d.win_cost is not None else "–"]
         cells.append(escape("; ".join(notes)))
         lines.append(f'<tr class="{css}" data-move="{d.move}" data-player="{d.player}">'
                      + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
