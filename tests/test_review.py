@@ -309,3 +309,16 @@ def test_a_damaged_record_file_is_one_line(capsys: pytest.CaptureFixture[str],
     path.write_bytes(b"\xff\xfe")
     code, _, err = run(capsys, "review", str(path))
     assert code == 2 and "not UTF-8" in err
+
+
+def test_incan_gold_in_company_is_marked_approximate_alone_it_is_not() -> None:
+    spec = get_game("incan-gold")
+    variant = spec.variant(["rounds=1"])
+    company = play_recorded_game(spec, variant, ["threshold:5", "threshold:12"], 4)
+    review = review_game(company.truncated(3))
+    reasons = [d.approximate for d in review.decisions]
+    assert reasons and all("stated rule" in r or "as if alone" in r for r in reasons)
+    assert any("threshold 12 leaves at 12" in r for r in reasons)
+    alone = play_recorded_game(spec, variant, ["optimal"], 4)
+    solo = review_game(alone)
+    assert all(not d.approximate and d.cost == 0 for d in solo.decisions)
