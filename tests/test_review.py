@@ -201,13 +201,31 @@ def test_progress_is_reported_and_cancel_stops_between_moves() -> None:
         review_game(record, progress=stop_after_three, cancel=stop)
 
 
-def test_moves_without_a_turn_model_are_listed_with_the_reason() -> None:
+def test_lost_cities_is_valued_by_its_stated_plan_model_and_says_so() -> None:
     spec = get_game("lost-cities")
-    record = play_recorded_game(spec, spec.variant(["matches=1"]), ["simple", "simple"], 2)
+    record = play_recorded_game(spec, spec.variant(["matches=1"]), ["odds", "simple"], 2)
     review = review_game(record)
     assert len(review.decisions) == len(record.moves)
-    assert all(d.approximate for d in review.decisions)
-    assert review.notes
+    assert all(d.scored and d.approximate and not d.exact for d in review.decisions)
+    assert all(set(d.values) == set(engine_legal) for d, engine_legal in
+               zip(review.decisions, legal_actions(record), strict=True))
+    odds, simple = review.seats
+    assert odds.skill < simple.skill and simple.costly > 0
+    assert odds.luck is None and odds.expected is None
+    assert odds.result == record.scores[0]
+    assert any("plan model" in note for note in review.notes)
+    # a turn is a play and a draw
+    assert [d.turn for d in review.decisions[:4]] == [1, 1, 1, 1]
+    assert review.decisions[4].turn == 2
+
+
+def legal_actions(record: GameRecord) -> list[tuple[str, ...]]:
+    engine = record.new_engine()
+    seen = []
+    for move in record.moves:
+        seen.append(engine.legal_actions())
+        engine.act(move.action)
+    return seen
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,3 +309,16 @@ def test_a_damaged_record_file_is_one_line(capsys: pytest.CaptureFixture[str],
     path.write_bytes(b"\xff\xfe")
     code, _, err = run(capsys, "review", str(path))
     assert code == 2 and "not UTF-8" in err
+
+
+def test_incan_gold_in_company_is_marked_approximate_alone_it_is_not() -> None:
+    spec = get_game("incan-gold")
+    variant = spec.variant(["rounds=1"])
+    company = play_recorded_game(spec, variant, ["threshold:5", "threshold:12"], 4)
+    review = review_game(company.truncated(3))
+    reasons = [d.approximate for d in review.decisions]
+    assert reasons and all("stated rule" in r or "as if alone" in r for r in reasons)
+    assert any("threshold 12 leaves at 12" in r for r in reasons)
+    alone = play_recorded_game(spec, variant, ["optimal"], 4)
+    solo = review_game(alone)
+    assert all(not d.approximate and d.cost == 0 for d in solo.decisions)

@@ -735,7 +735,11 @@ class GameSpec:
     * ``variant_from_text``: builds a variant from a rule file's text (``pushluck ... --rules
       FILE``), raising :class:`RulesError` naming the bad field; ``None``: no rule files;
     * ``sweep``: the whole-number option a sweep starts with (the lab's Sweep tab); ``None``:
-      the first whole-number option.
+      the first whole-number option;
+    * ``decision_values``: for a game without a draw/stop turn model, each legal action's value
+      now under a stated model (``engine -> {action: value}``; only differences between the
+      actions of one decision mean anything), for the post-game review; ``decision_model``
+      says in one line what that model assumes.  ``None``: the review lists the moves unvalued.
     """
 
     name: str
@@ -757,6 +761,8 @@ class GameSpec:
     example: Mapping[str, str] = field(default_factory=dict)
     variant_from_text: Callable[[str], Variant] | None = None
     sweep: str | None = None
+    decision_values: Callable[[Engine], Mapping[str, float]] | None = None
+    decision_model: str = ""
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:

@@ -1186,6 +1186,12 @@ def _no_turn_model(variant: Variant, **flags: Any) -> Any:
     raise PositionError("lost-cities has no draw/stop turn: its odds are per expedition")
 
 
+def _plan_values(engine: Engine) -> Mapping[str, float]:
+    from pushluck_teach.games import lost_cities_bots  # the bots build on this module
+
+    return lost_cities_bots.plan_values(engine)  # type: ignore[arg-type]
+
+
 def _bot_factory(name: str) -> Any:
     def make() -> Any:
         from pushluck_teach.games import lost_cities_bots  # the bots build on this module
@@ -1223,4 +1229,7 @@ SPEC = register(GameSpec(
         score_from_flags),),
     bots={name: _bot_factory(name) for name in ("simple", "odds", "search")},
     example={"colour": "R", "hand": "RH R3 R5 R8 B2 G4 W7 Y9", "deck_left": "30"},
+    decision_values=_plan_values,
+    decision_model="the odds bot's stated plan model: each colour played in rising order from "
+                   "the cards you may still draw, the opponent's plays not modelled",
 ))

@@ -359,7 +359,7 @@ def _canonical_card(code: str) -> str:
 
 
 def _check_faces(recorded: Sequence[str], dealt: Sequence[str], where: str,
-                 deck: set[str] | None) -> None:
+                 deck: set[str] | None, seed: int) -> None:
     for i, face in enumerate(recorded):
         shown = _canonical_card(face) if deck is not None else face
         if deck is not None and shown not in deck:
@@ -371,8 +371,8 @@ def _check_faces(recorded: Sequence[str], dealt: Sequence[str], where: str,
                               "rules or this version of the app")
         if shown != dealt[i]:
             raise RecordError(f"game record: {where} has {quoted(face)} where the deal of seed "
-                              f"turns up {quoted(dealt[i])}: the record does not fit these rules "
-                              "or this version of the app")
+                              f"{seed} turns up {quoted(dealt[i])}: the record does not fit these "
+                              "rules or this version of the app")
     if len(dealt) > len(recorded):
         raise RecordError(f"game record: {where} lists {len(recorded)} cards turned up but the "
                           f"deal turns up {len(dealt)}: the record does not fit these rules or "
@@ -388,7 +388,7 @@ def _replay_checked(record: GameRecord) -> Engine:
     except RulesError as exc:
         raise RecordError(f"game record: {exc}") from None
     deck = _deck_codes(spec, record)
-    _check_faces(record.setup, engine.revealed, "the deal (setup)", deck)
+    _check_faces(record.setup, engine.revealed, "the deal (setup)", deck, record.seed)
     for number, move in enumerate(record.moves, start=1):
         where = f"move {number}"
         if engine.is_over:
@@ -406,7 +406,7 @@ def _replay_checked(record: GameRecord) -> Engine:
             engine.act(move.action)
         except IllegalActionError as exc:
             raise RecordError(f"game record: {where}: {exc}") from None
-        _check_faces(move.drawn, engine.revealed[seen:], where, deck)
+        _check_faces(move.drawn, engine.revealed[seen:], where, deck, record.seed)
     return engine
 
 

@@ -129,8 +129,8 @@ class SeatReview:
     costly: int
     skill: Number
     result: Number
-    expected: Number
-    luck: Number
+    expected: Number | None
+    luck: Number | None
     exact: bool
     unscored: int = 0
     win_start: float | None = None
@@ -144,7 +144,8 @@ class SeatReview:
             "player": self.player, "seat": self.seat, "decisions": self.decisions,
             "costly": self.costly, "unscored": self.unscored,
             "skill": float(self.skill), "result": float(self.result),
-            "expected": float(self.expected), "luck": float(self.luck), "exact": self.exact,
+            "expected": None if self.expected is None else float(self.expected),
+            "luck": None if self.luck is None else float(self.luck), "exact": self.exact,
             "win_start": self.win_start, "win_result": self.win_result,
             "win_skill": self.win_skill, "win_luck": self.win_luck, "win_gifts": self.win_gifts,
         }
@@ -194,7 +195,7 @@ class GameReview:
         win = bool(self.win_series)
         lines = [f"{spec.title}, seed {self.record.seed}: review of {len(self.record.moves)} "
                  f"moves" + ("" if self.record.finished else " (game not finished)")]
-        header = f"{'seat':<14} {'turn':>4}  {'position':<38} {'choice':<10} {'best':<10} " \
+        header = f"{'seat':<14} {'turn':>4}  {'position':<34} {'choice':<18} {'best':<18} " \
                  f"{'cost':>6}"
         if win:
             header += f"  {'best to win':<11} {'win cost':>8}"
@@ -202,8 +203,8 @@ class GameReview:
         for d in self.decisions:
             cost = points_text(d.cost) if d.scored else "-"
             best = d.best_label if d.scored else "-"
-            row = (f"{d.seat[:14]:<14} {d.turn:>4}  {d.position[:38]:<38} "
-                   f"{d.choice_label[:10]:<10} {best[:10]:<10} {cost:>6}")
+            row = (f"{d.seat[:14]:<14} {d.turn:>4}  {d.position[:34]:<34} "
+                   f"{d.choice_label[:18]:<18} {best[:18]:<18} {cost:>6}")
             if win:
                 win_best = d.win_best_label or "-"
                 win_cost = "-" if d.win_cost is None else percent_text(d.win_cost)
@@ -212,9 +213,12 @@ class GameReview:
             lines.append(row + (f" {marks}" if marks else ""))
         lines.append("")
         for s in self.seats:
+            split = (f"expected {points_text(s.expected)}, skill cost {points_text(s.skill)}, "
+                     f"luck {signed_points(s.luck)}"
+                     if s.expected is not None and s.luck is not None else
+                     f"skill cost {points_text(s.skill)} (model values; luck not measured)")
             lines.append(
-                f"{s.seat}: result {points_text(s.result)}, expected {points_text(s.expected)}, "
-                f"skill cost {points_text(s.skill)}, luck {signed_points(s.luck)} "
+                f"{s.seat}: result {points_text(s.result)}, {split} "
                 f"({s.decisions} decisions, {s.costly} costly"
                 + (f", {s.unscored} unscored" if s.unscored else "") + ")")
             if s.win_start is not None and s.win_result is not None:
@@ -364,7 +368,9 @@ class _Solvers:
             except TooManyStates:
                 self.too_large.add(model)
                 self.solvers.pop(model, None)
-        return cached_solver(model), False
+        solver = cached_solver(model)
+        solver.value(state)  # solves the whole turn from here (level by level where it can)
+        return solver, False
 
 
 def _terminal_value(model: TurnModel[Any], state: Any, action: str, busted: bool,
@@ -403,9 +409,13 @@ def review_game(record: GameRecord, *,
     decisions: list[DecisionReview] = []
     notes: list[str] = []
     win = _win_books(spec, record)
-    if not spec.has_turn_model:
+    if not spec.has_turn_model and spec.decision_values is None:
         notes.append(f"{spec.title} has no draw/stop turn model: its moves are listed, not "
                      "scored.")
+    elif not spec.has_turn_model:
+        notes.append(f"{spec.title}: each move is valued by {spec.decision_model}; the costs "
+                     "are in that model's expected points, and luck is not measured (the model "
+                     "gives no value of the whole position).")
     approximate_reasons: set[str] = set()
     solvers = _Solvers(exact)
     for index, move in enumerate(record.moves):
@@ -418,6 +428,8 @@ def review_game(record: GameRecord, *,
         if spec.has_turn_model and not engine.is_over:
             review = _review_move(spec, record, engine, move.action, index, book, win,
                                   solvers)
+        elif spec.decision_values is not None and not engine.is_over:
+            review = _review_by_model(spec, record, engine, move.action, index, book)
         if isinstance(review, str):
             book.unscored += 1
             review = DecisionReview(index, player, seat, max(book.turns, 1),
@@ -478,7 +490,8 @@ def _words(engine: Engine, model: TurnModel[Any] | None, state: Any) -> str:
     others = [str(s) for p, s in enumerate(scores) if p != me]
     where = f"score {scores[me]}" + (f" vs {', '.join(others)}" if others else "")
     if model is None:
-        return where
+        said = engine.view().turn_lines
+        return f"{said[0]}; {where}" if said else where
     return f"{model.describe(state)}; {where}"
 
 
@@ -551,6 +564,32 @@ def _review_move(spec: GameSpec, record: GameRecord, engine: Engine, action: str
         engine.action_label(win_best) if win_best is not None else "")
 
 
+def _review_by_model(spec: GameSpec, record: GameRecord, engine: Engine, action: str,
+                     index: int, book: _SeatBooks) -> DecisionReview | str:
+    """A move valued by the game's stated decision model (``GameSpec.decision_values``)."""
+    assert spec.decision_values is not None
+    values = dict(spec.decision_values(engine))
+    if action not in values:
+        return f"the game's model does not value the action {action!r}"
+    best_value = max(values.values())
+    cost = best_value - values[action]
+    if cost <= _TIE * max(1.0, abs(best_value)):
+        cost = 0.0
+    best = action if cost == 0 else max(values, key=values.__getitem__)
+    player = engine.current_player
+    if index == 0 or record.moves[index - 1].player != player:
+        book.turns += 1  # a turn: a seat's moves in a row (Lost Cities: a play, then a draw)
+    book.skill += cost
+    book.exact = False
+    book.decisions += 1
+    costly = cost >= COSTLY_POINTS
+    book.costly += costly
+    return DecisionReview(
+        index, player, record.seats[player].name, max(book.turns, 1), _words(engine, None, None),
+        action, engine.action_label(action), best, engine.action_label(best), values, cost,
+        False, approximate="valued by the game's stated model", costly=costly)
+
+
 class _NoSolution:
     """Stands in for a whole-game solver that does not cover a position: answers nothing."""
 
@@ -609,9 +648,12 @@ def _seat_reviews(record: GameRecord, books: list[_SeatBooks], win: _WinBooks | 
             win_fields = {"win_start": start, "win_result": result,
                           "win_skill": book.win_skill, "win_luck": luck_total,
                           "win_gifts": other.win_skill}
+        valued_by_model = not record.spec.has_turn_model
+        result = engine.scores()[player] if valued_by_model else book.result
         seats.append(SeatReview(
             player, record.seats[player].name, book.decisions, book.costly, book.skill,
-            book.result, book.expected, book.luck, book.exact, book.unscored, **win_fields))
+            result, None if valued_by_model else book.expected,
+            None if valued_by_model else book.luck, book.exact, book.unscored, **win_fields))
     return tuple(seats)
 
 
