@@ -4,8 +4,11 @@
 [--round K] [--option KEY=VALUE ...] [--exact] [--json]`` prints the exact analysis of one
 position.  ``pushluck solve GAME [--target N] [--players N] [--policy NAME[:ARG] ...]
 [--option KEY=VALUE ...] [--exact] [--json]`` prints the exact whole-game answer (the first
-player's chance to win, or the turns to reach the target alone).  Bad input exits with status 2
-and one line on stderr.
+player's chance to win, or the turns to reach the target alone).  ``pushluck record GAME --seed S
+--seats BOT,BOT [--option KEY=VALUE ...]`` plays a bot game and prints its record (JSON,
+docs/game-record.md); ``pushluck review RECORD.json [--json]`` prints the review of a recorded
+game (each decision's cost, each seat's skill and luck).  Bad input exits with status 2 and one
+line on stderr.
 """
 
 from __future__ import annotations
@@ -366,6 +369,79 @@ def sweep_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def record_command(args: argparse.Namespace) -> int:
+    """``pushluck record GAME --seed S --seats A,B``: play a bot game and print its record."""
+    from pushluck_teach.sim.record import play_recorded_game
+
+    spec = get_game(args.game)
+    variant = variant_from_args(spec, args.option or [], args)
+    seats = [text.strip() for text in args.seats.split(",")]
+    if any(not text for text in seats):
+        raise CliError(f"--seats {quoted(args.seats)}: name a bot for every seat, separated by "
+                       "commas (optimal,threshold:20)")
+    record = play_recorded_game(spec, variant, seats, args.seed)
+    sys.stdout.write(record.to_json())
+    return 0
+
+
+#: The most bytes ``pushluck review`` reads (a record is far smaller).
+MAX_RECORD_BYTES = 4_000_000
+
+
+def read_record_text(path: str) -> str:
+    """A record file's text (``-``: standard input), read safely: a regular file of at most
+    :data:`MAX_RECORD_BYTES`, UTF-8; every refusal one line naming the path."""
+    import stat
+
+    if path == "-":
+        raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        shown = "standard input"
+    else:
+        shown = quoted(path, tail=True)
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "bad path"
+            raise CliError(f"cannot read game record {shown}: {reason}") from None
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise CliError(f"cannot read game record {shown}: {kind} (give a .json file)")
+        try:
+            handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(handle, "rb") as source:
+                raw = source.read(MAX_RECORD_BYTES + 1)
+        except OSError as exc:
+            raise CliError(f"cannot read game record {shown}: {exc.strerror or exc}") from None
+    if raw is None or len(raw) > MAX_RECORD_BYTES:
+        raise CliError(f"game record {shown}: longer than a game record can be "
+                       f"({MAX_RECORD_BYTES:,} bytes)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"game record {shown} is not UTF-8 text") from None
+
+
+def review_command(args: argparse.Namespace) -> int:
+    """``pushluck review RECORD.json``: every decision's cost, each seat's skill and luck."""
+    from pushluck_teach.games.record import GameRecord
+    from pushluck_teach.solve.review import review_game
+
+    record = GameRecord.from_json(read_record_text(args.record))
+    progress = None
+    if sys.stderr.isatty():
+        def progress(done: int, total: int) -> None:
+            print(f"\rreviewing: move {done} of {total}", end="", file=sys.stderr, flush=True)
+    review = review_game(record, progress=progress)
+    if progress is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(review.as_json()))
+        return 0
+    for line in review.text_lines():
+        print(line)
+    return 0
+
+
 def print_report(report: Report, args: argparse.Namespace) -> int:
     """Print a game's own report (its odds, a score...)."""
     if getattr(args, "json", False):
@@ -470,6 +546,27 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a dask.distributed scheduler, e.g. tcp://host:8786")
     sweep.add_argument("--json", action="store_true", help="print one JSON object")
     sweep.set_defaults(handler=sweep_command)
+
+    record = sub.add_parser("record", help="play a game between bots and print its record "
+                                           "(JSON, docs/game-record.md)")
+    record.add_argument("game", help=names)
+    record.add_argument("--seed", type=whole_number, default=1, action=_Once,
+                        help="the deal (default 1): the same seed deals the same game")
+    record.add_argument("--seats", required=True, action=_Once, metavar="BOT,BOT",
+                        help="one bot per seat, separated by commas: optimal, threshold:20, "
+                             "cautious, greedy, or a game's own bots (Lost Cities: simple, "
+                             "odds, search)")
+    add_rules_flag(record, specs)
+    record.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option")
+    record.set_defaults(handler=record_command)
+
+    review = sub.add_parser("review", help="review a recorded game: each decision's cost, "
+                                           "each seat's skill and luck")
+    review.add_argument("record", metavar="RECORD.json",
+                        help="a game record (from pushluck record or a Play page; - reads "
+                             "standard input)")
+    review.add_argument("--json", action="store_true", help="print one JSON object")
+    review.set_defaults(handler=review_command)
 
     extra: dict[str, list[GameSpec]] = {}
     for spec in specs:

@@ -54,11 +54,27 @@ class Question:
     data_tolerance: float = 1e-9  # chart x/y numbers this close to the answer give it away
 
 
+def _lesson_8_answers() -> tuple[float, float]:
+    """Lesson 8, from Pig solved again by hand (tests/pig_by_hand.py): what holding at 20 with
+    40 against 80 costs in chance to win, and hold-at-20's chance against optimal play."""
+    import pig_by_hand
+
+    start, optimal = pig_by_hand.optimal(100)
+    value = pig_by_hand._turn_values(None, start, 100)
+    rolling = (1 - start[80, 40]) / 6 + sum(value[20 + face, 40, 80] for face in range(2, 7)) / 6
+    holding = 1 - start[80, 60]
+    hold_20 = pig_by_hand.hold_at(20)
+    first = pig_by_hand.first_player_wins(hold_20, optimal)
+    second = 1 - pig_by_hand.first_player_wins(optimal, hold_20)
+    return float(rolling - holding), (first + second) / 2
+
+
 def _questions() -> dict[str, tuple[Question, ...]]:
     pig_rolls = TA.pig_turn(20)[0]
     pig_points = TA.pig_turn(None)[1]
     buried = TA.lands_uncharted_turn([5, 9, 7], True) - TA.lands_uncharted_turn([5, 9, 7], False)
     both_hold_20 = TA.pig_match_hold(20, 20)
+    held_at_20_cost, hold_20_wins = _lesson_8_answers()
     chase_25 = 0.4534  # docs/teaching.md: "chase:25 wins 45.34%" (the guide's app-only number)
     return {
         "Lesson_1_Next_Card.ipynb": (Question(
@@ -82,6 +98,10 @@ def _questions() -> dict[str, tuple[Question, ...]]:
         ),
         "Lesson_7_Investing_Under_Uncertainty.ipynb": (Question(
             TA.lost_cities_check(), True, ("4/11", "8/22", "0.364", "36.4%"), "0.36", "4/11"),),
+        "Lesson_8_Luck_Or_Skill.ipynb": (
+            Question(held_at_20_cost, True, ("2.93%", "0.0293", "3%"), "5%", "2.93%"),
+            Question(hold_20_wins, True, ("46.01%", "0.46", "46 %"), "41%", "46.01%"),
+        ),
     }
 
 

@@ -70,6 +70,7 @@ KEYS: dict[str, list[tuple[str, int, str]]] = {
     "Lesson_6_Winning_The_Game.ipynb": [(".pushluck-key.js-plotly-plot", 1, "")],
     "Lesson_7_Investing_Under_Uncertainty.ipynb": [(".pushluck-headline", 1, "Open red"),
                                                    (".pl-charts .js-plotly-plot", 3, "")],
+    "Lesson_8_Luck_Or_Skill.ipynb": [(".pushluck-table .pushluck-action", 1, "")],
     "Variant_Lab.ipynb": [(".pushluck-lab .js-plotly-plot", 2, "")],
 }
 # Pages whose key numbers need a click first (in projector mode, as a teacher would).

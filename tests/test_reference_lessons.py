@@ -24,7 +24,7 @@ from pushluck_teach.ui.lessons.winning_the_game import both_seats
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 
-# The seven lessons, named here (not globbed): a missing or renamed page fails.
+# The lessons, named here (not globbed): a missing or renamed page fails.
 LESSONS = (
     "Lesson_1_Next_Card.ipynb",
     "Lesson_2_When_To_Stop.ipynb",
@@ -33,10 +33,11 @@ LESSONS = (
     "Lesson_5_Rule_Variants.ipynb",
     "Lesson_6_Winning_The_Game.ipynb",
     "Lesson_7_Investing_Under_Uncertainty.ipynb",
+    "Lesson_8_Luck_Or_Skill.ipynb",
 )
 
 
-def test_the_seven_lessons_exist_and_the_start_page_links_each() -> None:
+def test_the_lessons_exist_and_the_start_page_links_each() -> None:
     assert sorted(p.name for p in NOTEBOOKS.glob("Lesson_*.ipynb")) == list(LESSONS)
     start = (NOTEBOOKS / "00_Start_Here.ipynb").read_text(encoding="utf-8")
     for lesson in LESSONS:

@@ -528,7 +528,9 @@ class Engine(ABC):
 
     Players are numbered ``0..n-1``.  ``legal_actions()`` are the actions of ``current_player``;
     ``act(action)`` applies one and returns the new log lines.  ``turn_records`` lists finished
-    turns; ``log`` is the readable event log.
+    turns; ``log`` is the readable event log; ``revealed`` lists every card code or die face
+    the game has turned up, in order (each engine calls :meth:`_turned_up` where it draws): what
+    is what a game record writes down (:mod:`pushluck_teach.games.record`).
     """
 
     game: ClassVar[str] = ""
@@ -539,6 +541,7 @@ class Engine(ABC):
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.log: list[str] = []
         self.turn_records: list[TurnRecord] = []
+        self.revealed: list[str] = []
         #: the trivial accessors below read these; an engine keeping other books overrides them
         self._player = 0
         self._over = False
@@ -636,6 +639,10 @@ class Engine(ABC):
         if action not in legal:
             raise IllegalActionError(
                 f"{action!r} is not legal now (legal: {', '.join(legal) or 'none'})")
+
+    def _turned_up(self, *faces: str) -> None:
+        """Note cards (codes) or die faces just turned up by chance (for the game record)."""
+        self.revealed.extend(faces)
 
     def _say(self, line: str, out: list[str]) -> None:
         self.log.append(line)
@@ -768,7 +775,11 @@ class GameSpec:
     * ``solo``: the game's solo mode as a chain of turns (:class:`SoloMode`), or ``None``;
     * ``lab``: the variant lab's tabs that open on this game: ``"build"`` (the game the form
       builds, played and swept there), ``"compare"`` (Compare A/B), ``"sweep"`` (the Sweep
-      panel on its own); the first registered game naming a tab wins.
+      panel on its own); the first registered game naming a tab wins;
+    * ``decision_values``: for a game without a draw/stop turn model, each legal action's value
+      now under a stated model (``engine -> {action: value}``; only differences between the
+      actions of one decision mean anything), for the post-game review; ``decision_model``
+      says in one line what that model assumes.  ``None``: the review lists the moves unvalued.
     """
 
     name: str
@@ -792,6 +803,8 @@ class GameSpec:
     sweep: str | None = None
     solo: SoloMode | None = None
     lab: tuple[str, ...] = ()
+    decision_values: Callable[[Engine], Mapping[str, float]] | None = None
+    decision_model: str = ""
 
     def variant(self, options: Mapping[str, Any] | Iterable[str] = (), *,
                 rules: str | None = None) -> Variant:

@@ -1288,6 +1288,7 @@ class CaptainSevenEngine(Engine):
 
     def _draw(self, out: list[str]) -> None:
         card = self.pile.pop()
+        self._turned_up(card.code)
         self.drawn_log.append(card)
         value = card_value(card)
         me = f"Player {self._player + 1}"

@@ -1328,9 +1328,11 @@ class CustomEngine(Engine):
             return out
         if rules.dice:
             face = str(self.rng.randint(1, rules.dice))
+            self._turned_up(face)
             rank, suit, item, label = face, "", face, f"rolls {face}"
         else:
             card = self.pile.pop()
+            self._turned_up(card.code)
             rank, suit, item, label = card.rank, card.suit, card, f"draws {card.label}"
         value = rules.value_of(rank)
         if rules.is_ally(rank, suit):

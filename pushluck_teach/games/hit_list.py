@@ -611,6 +611,7 @@ class HitListEngine(Engine):
     def _draw(self, out: list[str]) -> None:
         p = self._player
         card = self._deck.pop()
+        self._turned_up(card.code)
         before = list(self._job)
         self._job.append(card)
         who = f"Player {p + 1}"

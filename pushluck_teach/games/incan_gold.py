@@ -1518,6 +1518,7 @@ class IncanGoldEngine(Engine):
 
     def _flip(self, out: list[str]) -> None:
         card = self.deck.pop(0)
+        self._turned_up(card.code)
         inside = [p for p in range(self.players) if self.inside[p]]
         kind, index = classify(card)
         flipped_traps = [classify(c)[1] for c in self.flipped if classify(c)[0] == "trap"]

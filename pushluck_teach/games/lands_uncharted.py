@@ -1181,6 +1181,7 @@ class LandsUnchartedEngine(Engine):
             self._say(f"The draw pile is empty: the discard pile ({len(self.draw_pile)} cards) "
                       "is shuffled into a new draw pile.", out)
         card = self.draw_pile.pop()
+        self._turned_up(card.code)
         self.turn_cards.append(card)
         phase_before = self.phase
         if phase_before == HEART2:

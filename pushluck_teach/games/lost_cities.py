@@ -412,8 +412,9 @@ class LostCitiesEngine(Engine):
         deck = list(full_deck())
         self.rng.shuffle(deck)
         self._deck: list[LCCard] = deck
-        self._hands: list[list[LCCard]] = [sorted(self._deck.pop() for _ in range(HAND_SIZE))
-                                           for _ in range(2)]
+        dealt = [[self._deck.pop() for _ in range(HAND_SIZE)] for _ in range(2)]
+        self._turned_up(*(card.code for hand in dealt for card in hand))
+        self._hands: list[list[LCCard]] = [sorted(hand) for hand in dealt]
         self._expeditions: list[list[list[LCCard]]] = [[[] for _ in COLOURS] for _ in range(2)]
         self._discards: list[list[LCCard]] = [[] for _ in COLOURS]
         self._known: list[list[LCCard]] = [[], []]   # taken from a discard pile, still held
@@ -548,6 +549,7 @@ class LostCitiesEngine(Engine):
         hand = self._hands[self._player]
         if source.lower() == DECK:
             card = self._deck.pop()
+            self._turned_up(card.code)
             self._say(f"{who} draws from the deck ({len(self._deck)} left).", out)
         else:
             try:
@@ -1184,6 +1186,12 @@ def _no_turn_model(variant: Variant, **flags: Any) -> Any:
     raise PositionError("lost-cities has no draw/stop turn: its odds are per expedition")
 
 
+def _plan_values(engine: Engine) -> Mapping[str, float]:
+    from pushluck_teach.games import lost_cities_bots  # the bots build on this module
+
+    return lost_cities_bots.plan_values(engine)  # type: ignore[arg-type]
+
+
 def _bot_factory(name: str) -> Any:
     def make() -> Any:
         from pushluck_teach.games import lost_cities_bots  # the bots build on this module
@@ -1221,4 +1229,7 @@ SPEC = register(GameSpec(
         score_from_flags),),
     bots={name: _bot_factory(name) for name in ("simple", "odds", "search")},
     example={"colour": "R", "hand": "RH R3 R5 R8 B2 G4 W7 Y9", "deck_left": "30"},
+    decision_values=_plan_values,
+    decision_model="the odds bot's stated plan model: each colour played in rising order from "
+                   "the cards you may still draw, the opponent's plays not modelled",
 ))

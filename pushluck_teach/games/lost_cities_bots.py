@@ -293,6 +293,61 @@ class OddsBot:
         return best_action
 
 
+    def action_values(self, engine: LostCitiesEngine) -> dict[str, float]:
+        """Every legal action's value under the bot's stated plan model (a review's numbers):
+        before the play, the change of the expected final score of the colour played or
+        discarded (minus what a discard gives the opponent); before the draw, the expected
+        final total of all colours after taking that card (a card the plan cannot use counts
+        nothing).  Only differences between actions of one decision mean anything."""
+        self._cache.clear()
+        seat = Seat.of(engine)
+        unseen: list[list[int]] = [[] for _ in COLOURS]
+        for card in seat.unseen():
+            unseen[card.colour_index].append(card.rank)
+        legal = engine.legal_actions()
+        values: dict[str, float] = {}
+        if seat.phase == PLAY:
+            pool = seat.deck_left + 8
+            after = _schedule(seat.deck_left, DRAW_FROM)
+            base = self._values(seat, seat.hand, seat.mine, unseen, pool, after)
+            for action in legal:
+                verb, what = _parse(action)
+                card = parse_card(what)
+                c = card.colour_index
+                hand = list(seat.hand)
+                hand.remove(card)
+                held = [x for x in hand if x.colour_index == c]
+                if verb == PLAY:
+                    value = self.colour_value(c, seat.mine[c] + (card,), held, unseen[c], pool,
+                                              after, True)
+                elif not seat.mine[c] and base[c] == 0 and not card.is_handshake:
+                    value = -_opponent_gain(seat, card)
+                else:
+                    value = self.colour_value(c, seat.mine[c], held, unseen[c], pool, after,
+                                              False) - _opponent_gain(seat, card)
+                values[action] = value - base[c]
+            return values
+        for action in legal:
+            source = _parse(action)[1]
+            if source == DECK:
+                values[action] = sum(self._values(seat, seat.hand, seat.mine, unseen,
+                                                  seat.deck_left + 8,
+                                                  _schedule(seat.deck_left, DRAW_FROM)))
+                continue
+            card = seat.piles[COLOURS.index(source)][-1]
+            # the deck's last card ends the match; before it, a discard leaves the clock as is
+            left = seat.deck_left - 1 if seat.deck_left > 1 else seat.deck_left
+            phase = PLAY if seat.deck_left > 1 else DRAW_FROM
+            values[action] = sum(self._values(seat, seat.hand + (card,), seat.mine, unseen,
+                                              left + 8, _schedule(left, phase)))
+        return values
+
+
+def plan_values(engine: LostCitiesEngine) -> dict[str, float]:
+    """The legal actions' values under the stated plan model (:meth:`OddsBot.action_values`)."""
+    return OddsBot().action_values(engine)
+
+
 # --------------------------------------------------------------------------------------------
 # Determinized sampling
 

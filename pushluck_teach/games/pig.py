@@ -222,6 +222,7 @@ class PigEngine(Engine):
         player = self._player
         if action == DRAW:
             roll = self.rng.randint(1, self.variant.die_sides)
+            self._turned_up(str(roll))
             if roll == 1:
                 self._say(f"Player {player + 1} rolls 1 and loses {self.turn_total}.", out)
                 self._end_turn(0, True)

@@ -52,6 +52,8 @@ from pushluck_teach.ui.figures import (
     wrapped_title,
 )
 from pushluck_teach.ui.projector import ProjectorSwitch, chart_row, fold
+from pushluck_teach.ui.recording import RecordingArea, table_seats
+from pushluck_teach.ui.review_panel import ReviewPanel
 from pushluck_teach.ui.table import action_class
 from pushluck_teach.ui.theme import FONT_STACK, OKABE_ITO, STYLESHEET
 
@@ -400,6 +402,7 @@ class CardTable(widgets.VBox):
         self._settled = threading.Event()   # set whenever no bot move is pending
         self._settled.set()
         self.human_moves = 0                # the humans' actions in this game
+        self.replaying = False              # a loaded record's position is shown
         self.pending_opponent: str | None = None
         self._title_width = 40
         self.header = widgets.HTML(STYLESHEET + CARD_TABLE_CSS)
@@ -482,7 +485,11 @@ class CardTable(widgets.VBox):
         top = widgets.HBox([self.projector_switch, self.opponent_menu, self.new_game_button],
                            layout=widgets.Layout(flex_flow="row wrap"))
         top.add_class("pl-cardtable-top")
-        self.children = [self.header, top, self.confirm_box, main]
+        self.recording = RecordingArea(self)
+        self.review = ReviewPanel(self.recording, background=background)
+        self.projector_switch.query.observe(
+            lambda change: self.recording.open_query(change["new"]), names="search")
+        self.children = [self.header, top, self.confirm_box, main, self.recording, self.review]
         self.game, self.seats, self.seed = game, seats, seed
         self.options = dict(options or {})
         if self.projector_switch.on:
@@ -607,6 +614,10 @@ class CardTable(widgets.VBox):
         if len(seats) > 1:
             self._set_menu_quietly(seats[1])
         self.engine = engine
+        self.replaying = False
+        self.recording.start(self.spec, engine, seats, self.seed)
+        self.review.stop()
+        self.review.clear()
         self.bots = {i: self.spec.bots[s]() for i, s in enumerate(seats) if s != HUMAN}
         self.humans = [i for i, s in enumerate(seats) if s == HUMAN]
         self.human_moves = 0
@@ -637,6 +648,8 @@ class CardTable(widgets.VBox):
 
     def _act(self, action: str) -> None:
         engine = self.engine
+        if self.replaying:
+            raise RulesError("this is a replay of a record: press New game to play")
         if engine.is_over:
             raise RulesError("the game is over: press New game")
         if self.thinking:
@@ -647,6 +660,7 @@ class CardTable(widgets.VBox):
             raise RulesError(f"Player {engine.current_player + 1}: show your hand first")
         before = engine.current_player
         lines = engine.act(action)
+        self.recording.moved(engine, before, action)
         self.human_moves += 1
         if len(self.humans) >= 2 and (engine.current_player != before or engine.is_over):
             self.revealed = False
@@ -678,12 +692,38 @@ class CardTable(widgets.VBox):
 
         self._bot_worker.submit(lambda: self._run_bots(engine, bots), done)
 
-    @staticmethod
-    def _run_bots(engine: Engine, bots: dict[int, Any]) -> list[str]:
+    def _run_bots(self, engine: Engine, bots: dict[int, Any]) -> list[str]:
         lines: list[str] = []
         while not engine.is_over and engine.current_player in bots:
-            lines += engine.act(bots[engine.current_player].choose(engine))
+            player = engine.current_player
+            action = bots[player].choose(engine)
+            lines += engine.act(action)
+            self.recording.moved(engine, player, action)
         return lines
+
+    # -- game records (pushluck_teach.ui.recording) ----------------------------------------------
+
+    def show_record(self, record: Any) -> None:
+        """Take a loaded record's rules, seats and seed (no new game: a replay follows)."""
+        self._bot_worker.supersede()
+        seats = self._checked_seats(table_seats(record))
+        self.seats, self.seed = seats, record.seed
+        self.options = dict(record.variant.options())
+        if len(seats) > 1:
+            self._set_menu_quietly(seats[1])
+
+    def show_replay_position(self, engine: Engine, note: str) -> None:
+        """A replayed position, seen by the player to move; nobody plays it."""
+        self._bot_worker.supersede()
+        self.engine = engine
+        self.bots = {}
+        self.humans = list(range(engine.players))
+        self.revealed = True
+        self.replaying = True
+        self.thinking = False
+        self._settled.set()
+        self.message = note
+        self.render()
 
     def _reveal(self) -> None:
         self.revealed = True
@@ -739,7 +779,8 @@ class CardTable(widgets.VBox):
     def _render_actions(self, viewer: int | None) -> None:
         engine = self.engine
         legal = engine.legal_actions()
-        if engine.is_over or engine.current_player not in self.humans or viewer is None:
+        if (engine.is_over or engine.current_player not in self.humans or viewer is None
+                or self.replaying):
             self.actions_box.children = ()
             return
         groups: dict[str, list[widgets.Button]] = {}

@@ -64,6 +64,8 @@ from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.projector import ProjectorSwitch, projector_requested
+from pushluck_teach.ui.recording import RecordingArea, table_seats
+from pushluck_teach.ui.review_panel import ReviewPanel
 from pushluck_teach.ui.theme import STYLESHEET
 
 HUMAN = "human"
@@ -220,6 +222,7 @@ class GameTable(widgets.VBox):
         self._bots_idle = threading.Event()
         self._bots_idle.set()
         self._thinking = False
+        self._replaying = False
         self.add_class("pushluck-table")
         self._build_widgets()
         self.objective_toggle.value = self.objective
@@ -348,6 +351,10 @@ class GameTable(widgets.VBox):
         self.log_html.add_class("pl-log")
         self.panel = AnalysisPanel()
         self.gauge = WinChanceGauge()
+        self.recording = RecordingArea(self)
+        self.review = ReviewPanel(self.recording, background=self._background)
+        self.projector_switch.query.observe(
+            lambda change: self.recording.open_query(change["new"]), names="search")
         widgets.link((self, "coach"), (self.panel, "coach"))
         left = widgets.VBox(
             [self.status_html, self.cards_html, self.action_box, self.thinking_box,
@@ -369,7 +376,7 @@ class GameTable(widgets.VBox):
         self.panel.add_class("pl-panel")
         self.children = [
             style, self.title_html, controls, self.settings, main, self.objective_note,
-            self.panel,
+            self.panel, self.recording, self.review,
         ]
 
     def _guarded(self, fn: Callable[..., Any]) -> Callable[..., None]:
@@ -862,6 +869,10 @@ class GameTable(widgets.VBox):
         self.panel.reset_turn()
         self._bots = bots
         self.engine = engine
+        self._replaying = False
+        self.recording.start(self.spec, engine, tuple(self.seats), self.seed)
+        self.review.stop()
+        self.review.clear()
         self._refresh_safely()
         humans = sum(bot is None for bot in self._bots)
         who = f"{humans} human seat{'s' if humans != 1 else ''}" if humans else "bots only"
@@ -889,7 +900,9 @@ class GameTable(widgets.VBox):
             bot = self._bots[engine.current_player]
             if bot is None:
                 break
-            out.extend(engine.act(bot.choose(engine)))
+            player, action = engine.current_player, bot.choose(engine)
+            out.extend(engine.act(action))
+            self.recording.moved(engine, player, action)
         else:
             raise RulesError("the bots stopped after 100000 moves")
         return out
@@ -982,7 +995,9 @@ class GameTable(widgets.VBox):
                     self._set_thinking(None)
                     self._refresh_safely()
                     raise
+                player = engine.current_player
                 lines.extend(engine.act(action))
+                self.recording.moved(engine, player, action)
                 if opening:
                     self._log_at_start = len(engine.log)
                 if self._bot_to_move(engine) and len(lines) < 100_000:
@@ -1015,6 +1030,8 @@ class GameTable(widgets.VBox):
         player = engine.current_player
         if self._thinking:
             raise RulesError(f"{self._seat_name(player)} is still thinking: wait for its move")
+        if self._replaying:
+            raise RulesError("this is a replay of a record: press New game to play")
         if self._bots[player] is not None:
             raise RulesError(f"it is {self._seat_name(player)}'s move, not a human's")
         legal = engine.legal_actions()
@@ -1024,6 +1041,7 @@ class GameTable(widgets.VBox):
             raise RulesError(f"{label} is not possible now (possible: {shown})")
         decision = self._capture_decision(engine, label) if self.coach == "after" else None
         lines = engine.act(action)
+        self.recording.moved(engine, player, action)
         if self._background and self._bot_to_move(engine):
             self._decision = decision
             self._say(" ".join(lines[-4:]) if lines else f"{label}.")
@@ -1095,7 +1113,8 @@ class GameTable(widgets.VBox):
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
         human_to_move = not engine.is_over and self._bots[engine.current_player] is None
-        self._render_buttons(legal if human_to_move and not self._thinking else ())
+        self._render_buttons(legal if human_to_move and not self._thinking
+                             and not self._replaying else ())
         self._render_status(engine, view)
         self._render_cards(engine, view)
         self._render_scores(engine, view)
@@ -1378,6 +1397,35 @@ class GameTable(widgets.VBox):
             return cli_line_html(self.spec.name, self._objective_flags(engine, flags), options,
                                  "win", self._rules_text())
         return cli_line_html(self.spec.name, flags, options, rules=self._rules_text())
+
+    # ---- game records (pushluck_teach.ui.recording) -----------------------------------------
+    def show_record(self, record: Any) -> None:
+        """Take a loaded record's rules, seats and seed (no new game: a replay follows)."""
+        self._stop_bots()
+        self.variant = record.variant
+        self._set_options_quietly(self.variant.options())
+        self._set_seats_quietly(tuple(self._fit_seats(table_seats(record))))
+        self._syncing = True
+        try:
+            self.seed = record.seed
+            self.seed_text.value = str(record.seed)
+        finally:
+            self._syncing = False
+        self._sync_seat_widgets()
+        self._sync_option_widgets()
+
+    def show_replay_position(self, engine: Engine, note: str) -> None:
+        """A replayed position: the table and the coach show it; nobody plays it."""
+        self._stop_bots()
+        self._study = None
+        self._decision = None
+        self.panel.reset_turn()
+        self.engine = engine
+        self._bots = [None] * engine.players
+        self._replaying = True
+        self._log_at_start = 0
+        self._say(note)
+        self._refresh()
 
     def _rules_text(self) -> str | None:
         """The variant as a rule file, for games whose variants come from rule files."""
