@@ -111,8 +111,11 @@ class Variant:
     Every field is declared with :func:`option`, so it carries a label, a one-line explanation
     and its allowed values (:meth:`option_info`); ``__post_init__`` checks each value against
     them (:class:`OptionError`, one line naming the option and what it allows).  A subclass that
-    normalises a value first calls ``super().__post_init__()`` afterwards.
+    normalises a value first calls ``super().__post_init__()`` afterwards.  ``game`` names the
+    game whose rules these are (a rule file's ``"game"``; empty for a game without rule files).
     """
+
+    game: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         hints = _type_hints(type(self))

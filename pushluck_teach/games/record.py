@@ -159,6 +159,8 @@ class GameRecord:
     def as_data(self) -> dict[str, Any]:
         """The JSON-ready object (:data:`RECORD_SCHEMA`)."""
         rules = rules_to_data(self.variant)
+        if "game" in rules:  # the record's game, also for a variant class that names none
+            rules["game"] = self.game
         if "options" in rules:  # every option, so a changed default cannot change the record
             rules["options"] = {k: list(v) if isinstance(v, tuple) else v
                                 for k, v in self.variant.options().items()}
