@@ -57,11 +57,13 @@ COSTLY_WIN = 0.01
 ASSUMED_THRESHOLD = 10
 #: The most states a turn is solved in exact fractions for the review (more: in floats, as the
 #: Play page does, with its level-by-level solver and shipped tables).
-EXACT_MAX_STATES = 200_000
+EXACT_MAX_STATES = 400_000
 #: The largest turn (estimated solver states) the review solves with the others' stated model;
 #: a larger one is valued as if the mover were alone (the turn-optimal bot's own model), said
 #: in the decision's note.  (Such a solve takes minutes on a shared machine.)
 GROUP_MAX_STATES = 1_000_000
+#: Exact solvers a review keeps (the turns in progress; a turn's memo can hold 100 MB).
+KEPT_SOLVERS = 2
 #: Float tolerance when deciding whether a chosen action ties the best one.
 _TIE = 1e-12
 
@@ -363,7 +365,10 @@ class _Solvers:
                 solver = TurnSolver(model, exact=True, max_states=EXACT_MAX_STATES)
             try:
                 solver.value(state)
+                self.solvers.pop(model, None)
                 self.solvers[model] = solver
+                while len(self.solvers) > KEPT_SOLVERS:  # the oldest turns' memos go
+                    self.solvers.pop(next(iter(self.solvers)))
                 return solver, True
             except TooManyStates:
                 self.too_large.add(model)
