@@ -60,7 +60,7 @@ ASSUMED_THRESHOLD = 10
 EXACT_MAX_STATES = 400_000
 #: The largest turn (estimated solver states) the review solves with the others' stated model;
 #: a larger one is valued as if the mover were alone (the turn-optimal bot's own model), said
-#: in the decision's note.  (Such a solve takes minutes on a shared machine.)
+#: in the decision's note (a larger solve would hold a review up far too long).
 GROUP_MAX_STATES = 1_000_000
 #: Exact solvers a review keeps (the turns in progress; a turn's memo can hold 100 MB).
 KEPT_SOLVERS = 2
