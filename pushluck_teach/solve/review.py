@@ -28,9 +28,10 @@ result is 1 for a win, 0 for a loss, 1/2 for a shared win).
 
 Approximate decisions are flagged, not hidden: where other players share the turn (Incan Gold's
 explorers) the values come from the table's stated model of the others (each leaves at a
-threshold: a threshold bot its own, anyone else an assumed one); decisions the turn model does
-not cover (a king relic played in another's turn) and games without a turn model are listed
-unscored, with the reason.
+threshold: a threshold bot its own, anyone else an assumed one); a game without a turn model
+is valued by its stated decision model where its spec gives one (``GameSpec.decision_values``:
+Lost Cities' plan model; costs only, luck is not measured); decisions no model covers (a king
+relic played in another's turn) are listed unscored, with the reason.
 """
 
 from __future__ import annotations
