@@ -28,9 +28,10 @@ result is 1 for a win, 0 for a loss, 1/2 for a shared win).
 
 Approximate decisions are flagged, not hidden: where other players share the turn (Incan Gold's
 explorers) the values come from the table's stated model of the others (each leaves at a
-threshold: a threshold bot its own, anyone else an assumed one); decisions the turn model does
-not cover (a king relic played in another's turn) and games without a turn model are listed
-unscored, with the reason.
+threshold: a threshold bot its own, anyone else an assumed one); a game without a turn model
+is valued by its stated decision model where its spec gives one (``GameSpec.decision_values``:
+Lost Cities' plan model; costs only, luck is not measured); decisions no model covers (a king
+relic played in another's turn) are listed unscored, with the reason.
 """
 
 from __future__ import annotations
@@ -57,11 +58,13 @@ COSTLY_WIN = 0.01
 ASSUMED_THRESHOLD = 10
 #: The most states a turn is solved in exact fractions for the review (more: in floats, as the
 #: Play page does, with its level-by-level solver and shipped tables).
-EXACT_MAX_STATES = 200_000
+EXACT_MAX_STATES = 400_000
 #: The largest turn (estimated solver states) the review solves with the others' stated model;
 #: a larger one is valued as if the mover were alone (the turn-optimal bot's own model), said
-#: in the decision's note.  (Such a solve takes minutes on a shared machine.)
+#: in the decision's note (a larger solve would hold a review up far too long).
 GROUP_MAX_STATES = 1_000_000
+#: Exact solvers a review keeps (the turns in progress; a turn's memo can hold 100 MB).
+KEPT_SOLVERS = 2
 #: Float tolerance when deciding whether a chosen action ties the best one.
 _TIE = 1e-12
 
@@ -363,7 +366,10 @@ class _Solvers:
                 solver = TurnSolver(model, exact=True, max_states=EXACT_MAX_STATES)
             try:
                 solver.value(state)
+                self.solvers.pop(model, None)
                 self.solvers[model] = solver
+                while len(self.solvers) > KEPT_SOLVERS:  # the oldest turns' memos go
+                    self.solvers.pop(next(iter(self.solvers)))
                 return solver, True
             except TooManyStates:
                 self.too_large.add(model)
