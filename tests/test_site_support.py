@@ -87,6 +87,28 @@ def test_lessons_without_numpy_build_or_explain():
     assert message.startswith("This part needs numpy,")
 
 
+LESSON_3_SUMMARIES = """
+    from pushluck_teach.ui.lessons import MarkovChainLesson
+    lesson = MarkovChainLesson(game="pig", threshold=20)
+    lesson.question.reveal()
+    print(lesson.summary.value)
+    lesson.game.value = "hit-list"
+    print(lesson.summary.value)
+"""
+
+
+def test_lesson_3_without_scipy_shows_the_same_numbers():
+    """Lesson 3 (the turn as a Markov chain) in the site's Python: the same table of
+    absorption probabilities and expected draws, the float column computed by plain Python."""
+    blocked = run_without_numeric(LESSON_3_SUMMARIES)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LESSON_3_SUMMARIES)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            check=True).stdout
+    assert "Python floats" in blocked and "SciPy" not in blocked
+    assert blocked.replace("Python floats", "SciPy") == normal
+    assert "9440899/2519424" in normal  # Pig, hold at 20: expected rolls (hand count)
+
+
 def test_event_loop_executor_runs_after_the_handler_returns():
     order: list[str] = []
 
@@ -166,7 +188,7 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
 
 #: pages that need Pyodide's full distribution (README "For a whole class"); all others must
 #: run whole without NumPy/SciPy/gmpy2/jsonschema
-NEED_FULL_DISTRIBUTION = {"Lesson_3_Turn_As_Markov_Chain", "Lesson_6_Winning_The_Game"}
+NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game"}
 
 
 @pytest.mark.slow
