@@ -49,5 +49,10 @@ rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
 # The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
 # app's "pushluck" template), so drop those links and the pages make no request off the site.
 find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@fortawesome/d' {} +
+# A page that reads a file (the Teachers Guide reads docs/*.md) makes the in-browser file system
+# look one folder above the site's files once, at api/all.json: answer "nothing there" rather
+# than 404 (a console error on the page).
+[ -f "$OUTPUT/api/all.json" ] || echo '{"content": [], "name": "", "path": "", "type": "directory"}' \
+  > "$OUTPUT/api/all.json"
 test -f "$OUTPUT/static/pyodide/pyodide.js" || { echo "build_site.sh: Pyodide was not copied" >&2; exit 1; }
 echo "build_site.sh: built $OUTPUT/ ($(du -sh "$OUTPUT" | cut -f1)); serve it with scripts/serve_site.sh"

@@ -216,3 +216,41 @@ def test_every_notebook_runs_or_says_what_it_lacks_without_numeric_packages():
     lacking = dict(json.loads(line) for line in out.strip().splitlines())
     assert set(lacking) == {p.stem for p in notebooks}
     assert {stem for stem, missing in lacking.items() if missing} == NEED_FULL_DISTRIBUTION, lacking
+
+
+def load_site_prepare():
+    """``scripts/site_prepare.py`` as a module (a script, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("site_prepare", ROOT / "scripts" /
+                                                  "site_prepare.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_site_notebooks_folder_holds_the_guide_documents(tmp_path):
+    """The Teachers Guide page reads docs/teaching.md (and what it links) from the folder it
+    runs in: the site's copy of the notebooks has them, and the page's Markdown built there is
+    the one built from the repository."""
+    from pushluck_teach.ui.guide import find_document, page_markdown
+
+    site_prepare = load_site_prepare()
+    names = site_prepare.prepare_notebooks(ROOT / "notebooks", tmp_path)
+    assert "Teachers_Guide.ipynb" in names
+    root, guide = find_document("docs/teaching.md", start=tmp_path)
+    assert root == tmp_path
+    assert page_markdown(guide, root) == page_markdown(ROOT / "docs" / "teaching.md", ROOT)
+
+
+def test_cached_wheels_need_no_package_index(tmp_path, monkeypatch):
+    """A rebuild with the wheels cached runs no ``pip download`` (the offline rebuild)."""
+    site_prepare = load_site_prepare()
+    for wheel in ("jsonschema-4.17.3-py3-none-any.whl", "pyrsistent-0.20.0-py3-none-any.whl"):
+        (tmp_path / wheel).write_bytes(b"")
+    calls: list[tuple] = []
+    monkeypatch.setattr(site_prepare, "run", lambda *command, **_: calls.append(command))
+    site_prepare.download(["jsonschema==4.17.3", "pyrsistent==0.20.0"], tmp_path)
+    assert calls == []
+    site_prepare.download(["jsonschema==4.17.3", "attrs==26.1.0"], tmp_path)
+    assert len(calls) == 1 and calls[0][-1] == "attrs==26.1.0"  # only the missing one
