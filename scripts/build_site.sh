@@ -7,7 +7,8 @@
 # (scripts/serve_site.sh, GitHub Pages, a school server). The build needs Python >= 3.11 with
 # venv, and node/npm (only `npm pack pyodide@0.29.0`). Network is used only to install the pinned
 # packages below from PyPI into .venv-site and to fetch wheels/Pyodide from the PyPI and npm
-# registries; both are cached in .site-build/ and the site build itself is offline.
+# registries; both are cached (.venv-site/, .site-build/), so a rebuild needs no network and
+# gives the same files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,11 +41,15 @@ if [ ! -f "$VENV/.pins" ] || [ "$(cat "$VENV/.pins")" != "${PINS[*]}" ]; then
   echo "${PINS[*]}" > "$VENV/.pins"
 fi
 
-"$VENV/bin/python" scripts/site_prepare.py --repo . --work "$WORK"
+# One timestamp inside the package's wheel, so that a rebuild of the same sources gives the same
+# wheel, byte for byte (the site then differs only in the dates its listings show).  Not exported to
+# `voici build`: with it set, JupyterLite re-dates every file in the output's parent folder.
+EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 315532800)}"
+SOURCE_DATE_EPOCH="$EPOCH" "$VENV/bin/python" scripts/site_prepare.py --repo . --work "$WORK"
 
 # Build from clean: a stale .jupyterlite.doit.db silently skips the Pyodide copy.
 rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
-(cd "$WORK/lite" && "../../$VENV/bin/voici" build --contents ../notebooks \
+(cd "$WORK/lite" && env -u SOURCE_DATE_EPOCH "../../$VENV/bin/voici" build --contents ../notebooks \
     --output-dir "$OUTPUT" --no-sourcemaps)
 # The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
 # app's "pushluck" template), so drop those links and the pages make no request off the site.

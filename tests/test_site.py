@@ -15,6 +15,7 @@ classes and ``data-`` attributes carry the numbers in both deployments.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -287,3 +288,63 @@ def test_site_lesson_3_shows_the_chain(site_url, browser):
     assert page.evaluate(CHARTS_WITH_DATA) >= 2
     assert_clean(page, watch, "site_Lesson_3_Turn_As_Markov_Chain")
     page.close()
+
+
+#: what two builds of the same sources may differ in: the dates the listings show, and the
+#: hashes of those listings that the pages name
+BUILD_DATES = re.compile(r'"(created|last_modified|upload_time(_iso_8601)?)": "[^"]*"'
+                         r'|all\.json\?sha256=[0-9a-f]{64}')
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            if path.suffix in (".json", ".html"):  # the file tree's page names the folder
+                text = BUILD_DATES.sub("", data.decode())
+                data = text.replace(f"{folder.name}/files/", "SITE/files/").encode()
+            files[path.relative_to(folder).as_posix()] = data
+    return files
+
+
+def test_site_rebuilds_without_network(site_dir, tmp_path):
+    """With the downloads cached (the session's build), ``scripts/build_site.sh`` with the
+    network cut (``unshare -n``) builds the same site: the same files, the same bytes apart from
+    the build's dates."""
+    if subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode != 0:
+        pytest.skip("unshare -n is not permitted here (needs root or user namespaces)")
+    folder = tmp_path / "site"
+    done = subprocess.run(["unshare", "-n", "scripts/build_site.sh", "--output", str(folder)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, f"offline rebuild failed:\n{done.stderr[-3000:]}"
+    assert "pip download" not in done.stdout + done.stderr
+    rebuilt, first = site_files(folder), site_files(site_dir)
+    assert sorted(rebuilt) == sorted(first)
+    assert [name for name in first if first[name] != rebuilt[name]] == []
+
+
+def test_site_served_from_a_sub_path(site_dir, browser, tmp_path):
+    """Served as GitHub Pages serves a project (``https://USER.github.io/REPO/``): the site's
+    folder under ``/repo/`` of the web server; a Play page opens and plays there."""
+    (tmp_path / "repo").symlink_to(site_dir, target_is_directory=True)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                               "127.0.0.1", "--directory", str(tmp_path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        page, watch = open_site_page(browser, f"http://127.0.0.1:{port}/repo", "Play_Pig",
+                                     ".pushluck-table .pushluck-action-draw")
+        check_against_cli(page, timeout=120)
+        # JupyterLite pings /api/service-worker-heartbeat at the host's root; the site's own
+        # service worker answers it (a page's fetches go to its worker, whatever their path)
+        outside = [url for url in watch.requests
+                   if url.startswith("http") and "/repo/" not in url
+                   and not url.endswith("/api/service-worker-heartbeat")]
+        assert outside == [], f"requests outside /repo/: {outside[:3]}"
+        assert_clean(page, watch, "site_sub_path_Play_Pig")
+        page.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
