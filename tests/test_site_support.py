@@ -254,3 +254,28 @@ def test_cached_wheels_need_no_package_index(tmp_path, monkeypatch):
     assert calls == []
     site_prepare.download(["jsonschema==4.17.3", "attrs==26.1.0"], tmp_path)
     assert len(calls) == 1 and calls[0][-1] == "attrs==26.1.0"  # only the missing one
+
+
+def test_sweep_that_fails_says_so_and_ends():
+    """A sweep whose point cannot be solved (here: the win chance without NumPy) ends with a
+    one-line message on the page and its Run button back, never a bar stuck at 0."""
+    out = run_without_numeric("""
+        import asyncio
+        from pushluck_teach.ui import variant_lab
+        variant_lab.threads_available = lambda: False
+        panel = variant_lab.SweepPanel("pig")
+        panel.option.value = "target"
+        panel.start.value, panel.stop_at.value, panel.step.value = "20", "30", "10"
+        panel.whole_game.value = True
+
+        async def click():
+            panel.run()
+            while panel.running:
+                await asyncio.sleep(0.01)
+
+        asyncio.run(click())
+        print(panel.run_button.disabled, panel.status_html.value)
+    """)
+    disabled, message = out.strip().split(" ", 1)
+    assert disabled == "False"
+    assert "unexpected error" in message and "Traceback" not in message
