@@ -47,6 +47,10 @@ fi
 EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 315532800)}"
 SOURCE_DATE_EPOCH="$EPOCH" "$VENV/bin/python" scripts/site_prepare.py --repo . --work "$WORK"
 
+# plotly's JupyterLab mime extension (4.7 MB) renders plotly outputs the app never makes (its
+# charts are FigureWidgets, whose bundle comes with the widget), as voila.json's denylist says
+# for the Voilà app: keep it out of the site, so no page loads it.
+rm -rf "$VENV/share/jupyter/labextensions/jupyterlab-plotly"
 # Build from clean: a stale .jupyterlite.doit.db silently skips the Pyodide copy.
 rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
 (cd "$WORK/lite" && env -u SOURCE_DATE_EPOCH "../../$VENV/bin/voici" build --contents ../notebooks \
@@ -59,5 +63,7 @@ find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@for
 # than 404 (a console error on the page).
 [ -f "$OUTPUT/api/all.json" ] || echo '{"content": [], "name": "", "path": "", "type": "directory"}' \
   > "$OUTPUT/api/all.json"
+# GitHub Pages: serve the files as they are (no Jekyll pass over 69 MB).
+touch "$OUTPUT/.nojekyll"
 test -f "$OUTPUT/static/pyodide/pyodide.js" || { echo "build_site.sh: Pyodide was not copied" >&2; exit 1; }
 echo "build_site.sh: built $OUTPUT/ ($(du -sh "$OUTPUT" | cut -f1)); serve it with scripts/serve_site.sh"

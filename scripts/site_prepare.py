@@ -43,6 +43,10 @@ APP_NEEDS = ["plotly", "narwhals", "ipywidgets", "jupyterlab_widgets", "comm", "
 #: pure-Python packages at fixed versions: jsonschema before 4.18 (later ones need the compiled
 #: rpds-py), so the site checks rule files against the same schema with the same messages
 SITE_PINS = ["jsonschema==4.17.3", "pyrsistent==0.20.0", "attrs==26.1.0"]
+#: parts of a wheel the browser never reads, left out of the site's copy (besides the wheel's
+#: ``.data/`` folder: files for a Jupyter server's share/, such as plotly's 4.7 MB JupyterLab
+#: extension, which the site's build leaves out too)
+NOT_IN_BROWSER = {"plotly": ["plotly/labextension/"]}
 #: pip's view of "a pure-Python wheel for Pyodide's CPython"
 PURE_WHEEL = ["--only-binary=:all:", "--no-deps", "--platform", "any",
               "--python-version", "3.13", "--implementation", "py", "--abi", "none"]
@@ -171,6 +175,26 @@ def prepare_pyodide(npm_package: Path, wheels: Path, target: Path) -> list[str]:
     return sorted(left_out)
 
 
+def slim_wheel(source: Path, target: Path, left_out: list[str]) -> None:
+    """``source`` copied to ``target`` without the members under the ``left_out`` prefixes
+    (and their RECORD lines); a plain copy when there are none."""
+    with zipfile.ZipFile(source) as wheel:
+        members = wheel.infolist()
+        dropped = {m.filename for m in members if m.filename.startswith(tuple(left_out))}
+        if not dropped:
+            shutil.copy2(source, target)
+            return
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as slim:
+            for member in members:
+                if member.filename in dropped:
+                    continue
+                data = wheel.read(member)
+                if member.filename.endswith(".dist-info/RECORD"):
+                    data = "".join(line for line in data.decode().splitlines(keepends=True)
+                                   if line.split(",")[0] not in dropped).encode()
+                slim.writestr(member, data)
+
+
 def sqlite3_placeholder(folder: Path) -> Path:
     """A metadata-only wheel: satisfies the kernel's ``sqlite3`` request, installs no module."""
     wheel = folder / "sqlite3-1.0.0-py3-none-any.whl"
@@ -199,7 +223,9 @@ def prepare_pypi(repo: Path, wheels: Path, target: Path) -> None:
     download(pins, wheels)
     for pin in pins:
         name, version = pin.split("==")
-        shutil.copy2(wheel_for(name, version, wheels), target)
+        wheel = wheel_for(name, version, wheels)
+        left_out = [f"{wheel.name.split('-')[0]}-{version}.data/", *NOT_IN_BROWSER.get(name, [])]
+        slim_wheel(wheel, target / wheel.name, left_out)
     own = wheels / "own"
     shutil.rmtree(own, ignore_errors=True)
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",

@@ -110,6 +110,10 @@ def test_site_has_every_page(site_dir: Path):
     lock = (site_dir / "static" / "pyodide" / "pyodide-lock.json").read_text()
     assert "ipython" in lock and "numpy" not in lock
     assert list((site_dir / "pypi").glob("pushluck_teach-*.whl"))
+    assert (site_dir / ".nojekyll").exists()  # GitHub Pages publishes the files as they are
+    # plotly's mime extension (a second plotly.js no page uses) is left out of the first load
+    assert not (site_dir / "extensions" / "jupyterlab-plotly").exists()
+    assert "jupyterlab-plotly" not in (site_dir / "jupyter-lite.json").read_text()
 
 
 @pytest.mark.parametrize("stem", PLAY_PAGES)
