@@ -52,7 +52,18 @@ def build(output: Path) -> float:
     return round(time.monotonic() - start, 1)
 
 
-def open_site_page(context, url: str) -> tuple[object, float, int]:
+def kind(url: str) -> str:
+    """What a fetched file is, for the first load's breakdown."""
+    path = url.split("?")[0]
+    for suffix, name in ((".whl", "wheels"), (".wasm", "wasm"), (".zip", "python_stdlib"),
+                         (".js", "javascript"), (".json", "json")):
+        if path.endswith(suffix):
+            return name
+    return "other"
+
+
+def open_site_page(context, url: str, breakdown: dict | None = None
+                   ) -> tuple[object, float, int]:
     page = context.new_page()
     fetched = [0]
 
@@ -60,6 +71,8 @@ def open_site_page(context, url: str) -> tuple[object, float, int]:
         length = response.headers.get("content-length")
         if length and response.status == 200:
             fetched[0] += int(length)
+            if breakdown is not None:
+                breakdown[kind(response.url)] = breakdown.get(kind(response.url), 0) + int(length)
 
     page.on("response", count)
     start = time.monotonic()
@@ -91,8 +104,12 @@ def bench(site: Path | None, page_name: str) -> dict:
                 profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
                 viewport={"width": 1400, "height": 1000})
             try:
-                page, figures["site_open_first_s"], fetched = open_site_page(context, url)
+                breakdown: dict[str, int] = {}
+                page, figures["site_open_first_s"], fetched = open_site_page(context, url,
+                                                                             breakdown)
                 figures["first_load_mb"] = round(fetched / 2**20, 1)
+                figures["first_load_mb_by_kind"] = {
+                    name: round(size / 2**20, 1) for name, size in sorted(breakdown.items())}
                 page.close()
                 page, figures["site_open_second_s"], _ = open_site_page(context, url)
                 figures["site_click_to_chart_ms"] = _median(
@@ -100,11 +117,12 @@ def bench(site: Path | None, page_name: str) -> dict:
                 page.close()
             finally:
                 context.close()
+            print(json.dumps(figures), file=sys.stderr, flush=True)  # the site's, before Voilà
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                                  headless=True)
             voila = VoilaServer()
             try:
-                wait_for_pools(voila, [f"{page_name}.ipynb"])
+                wait_for_pools(voila)
                 page, opened = open_visible(browser, voila, f"{page_name}.ipynb")
                 figures["voila_open_warm_s"] = round(opened, 1)
                 figures["voila_click_to_chart_ms"] = _median(

@@ -7,7 +7,8 @@
 # (scripts/serve_site.sh, GitHub Pages, a school server). The build needs Python >= 3.11 with
 # venv, and node/npm (only `npm pack pyodide@0.29.0`). Network is used only to install the pinned
 # packages below from PyPI into .venv-site and to fetch wheels/Pyodide from the PyPI and npm
-# registries; both are cached in .site-build/ and the site build itself is offline.
+# registries; both are cached (.venv-site/, .site-build/), so a rebuild needs no network and
+# gives the same files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,14 +41,29 @@ if [ ! -f "$VENV/.pins" ] || [ "$(cat "$VENV/.pins")" != "${PINS[*]}" ]; then
   echo "${PINS[*]}" > "$VENV/.pins"
 fi
 
-"$VENV/bin/python" scripts/site_prepare.py --repo . --work "$WORK"
+# One timestamp inside the package's wheel, so that a rebuild of the same sources gives the same
+# wheel, byte for byte (the site then differs only in the dates its listings show).  Not exported to
+# `voici build`: with it set, JupyterLite re-dates every file in the output's parent folder.
+EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 315532800)}"
+SOURCE_DATE_EPOCH="$EPOCH" "$VENV/bin/python" scripts/site_prepare.py --repo . --work "$WORK"
 
+# plotly's JupyterLab mime extension (4.7 MB) renders plotly outputs the app never makes (its
+# charts are FigureWidgets, whose bundle comes with the widget), as voila.json's denylist says
+# for the Voilà app: keep it out of the site, so no page loads it.
+rm -rf "$VENV/share/jupyter/labextensions/jupyterlab-plotly"
 # Build from clean: a stale .jupyterlite.doit.db silently skips the Pyodide copy.
 rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
-(cd "$WORK/lite" && "../../$VENV/bin/voici" build --contents ../notebooks \
+(cd "$WORK/lite" && env -u SOURCE_DATE_EPOCH "../../$VENV/bin/voici" build --contents ../notebooks \
     --output-dir "$OUTPUT" --no-sourcemaps)
 # The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
 # app's "pushluck" template), so drop those links and the pages make no request off the site.
 find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@fortawesome/d' {} +
+# A page that reads a file (the Teachers Guide reads docs/*.md) makes the in-browser file system
+# look one folder above the site's files once, at api/all.json: answer "nothing there" rather
+# than 404 (a console error on the page).
+[ -f "$OUTPUT/api/all.json" ] || echo '{"content": [], "name": "", "path": "", "type": "directory"}' \
+  > "$OUTPUT/api/all.json"
+# GitHub Pages: serve the files as they are (no Jekyll pass over 69 MB).
+touch "$OUTPUT/.nojekyll"
 test -f "$OUTPUT/static/pyodide/pyodide.js" || { echo "build_site.sh: Pyodide was not copied" >&2; exit 1; }
 echo "build_site.sh: built $OUTPUT/ ($(du -sh "$OUTPUT" | cut -f1)); serve it with scripts/serve_site.sh"

@@ -9,7 +9,8 @@ already holds the pinned voici / JupyterLite / widget packages.  Steps, all into
    dependencies, jedi) is downloaded from PyPI at the locked version and re-hashed; entries
    whose wheels are compiled for Pyodide (NumPy, SciPy, matplotlib, sqlite3, ...) are dropped.
 2. ``lite/pypi/`` receives the wheels the pages install with piplite: the app's pure-Python
-   dependencies (versions as installed in the build environment), the package's own wheel
+   dependencies (versions as installed in the build environment), jsonschema 4.17 (pure
+   Python) for the rule-file checks, the package's own wheel
    built from the repository, and a metadata-only ``sqlite3`` placeholder (the kernel asks for
    ``sqlite3``; without it IPython simply keeps no command history).
 3. ``notebooks/`` receives copies of every notebook with one cell prepended that, when (and
@@ -39,6 +40,13 @@ KERNEL_NEEDS = ["micropip", "packaging", "ipython", "jedi"]
 #: the app's own run-time dependencies, at the versions in the build environment
 APP_NEEDS = ["plotly", "narwhals", "ipywidgets", "jupyterlab_widgets", "comm", "anywidget",
              "psygnal", "typing_extensions"]
+#: pure-Python packages at fixed versions: jsonschema before 4.18 (later ones need the compiled
+#: rpds-py), so the site checks rule files against the same schema with the same messages
+SITE_PINS = ["jsonschema==4.17.3", "pyrsistent==0.20.0", "attrs==26.1.0"]
+#: parts of a wheel the browser never reads, left out of the site's copy (besides the wheel's
+#: ``.data/`` folder: files for a Jupyter server's share/, such as plotly's 4.7 MB JupyterLab
+#: extension, which the site's build leaves out too)
+NOT_IN_BROWSER = {"plotly": ["plotly/labextension/"]}
 #: pip's view of "a pure-Python wheel for Pyodide's CPython"
 PURE_WHEEL = ["--only-binary=:all:", "--no-deps", "--platform", "any",
               "--python-version", "3.13", "--implementation", "py", "--abi", "none"]
@@ -50,7 +58,7 @@ import sys
 if sys.platform == "emscripten":
     import piplite
 
-    await piplite.install(["ipywidgets", "plotly", "anywidget"])
+    await piplite.install(["ipywidgets", "plotly", "anywidget", "jsonschema"])
     await piplite.install("pushluck_teach", deps=False)
 
     from pushluck_teach.pyodide_site import explain_import_errors
@@ -69,18 +77,34 @@ def sha256(path: Path) -> str:
 
 
 def download(requirements: list[str], dest: Path) -> None:
+    """Pure-Python wheels of ``requirements`` (``name==version`` pins) into ``dest``; nothing is
+    asked of the package index when every one is already there (the offline rebuild)."""
     dest.mkdir(parents=True, exist_ok=True)
+    missing = [pin for pin in requirements if not has_wheel(*pin.split("=="), dest)]
+    if not missing:
+        return
     run(sys.executable, "-m", "pip", "download", "--quiet", "--dest", dest, *PURE_WHEEL,
-        *requirements)
+        *missing)
 
 
-def wheel_for(name: str, version: str, folder: Path) -> Path:
-    stem = name.replace("-", "_").lower()
+def find_wheel(name: str, version: str, folder: Path) -> Path | None:
+    stem = name.replace("-", "_").replace(".", "_").lower()
     for wheel in folder.glob("*.whl"):
         wheel_name, wheel_version = wheel.name.split("-")[:2]
         if wheel_name.lower() == stem and wheel_version == version:
             return wheel
-    raise SystemExit(f"site_prepare: no wheel for {name}=={version} in {folder}")
+    return None
+
+
+def has_wheel(name: str, version: str, folder: Path) -> bool:
+    return find_wheel(name, version, folder) is not None
+
+
+def wheel_for(name: str, version: str, folder: Path) -> Path:
+    wheel = find_wheel(name, version, folder)
+    if wheel is None:
+        raise SystemExit(f"site_prepare: no wheel for {name}=={version} in {folder}")
+    return wheel
 
 
 def fetch_pyodide(cache: Path) -> Path:
@@ -151,6 +175,26 @@ def prepare_pyodide(npm_package: Path, wheels: Path, target: Path) -> list[str]:
     return sorted(left_out)
 
 
+def slim_wheel(source: Path, target: Path, left_out: list[str]) -> None:
+    """``source`` copied to ``target`` without the members under the ``left_out`` prefixes
+    (and their RECORD lines); a plain copy when there are none."""
+    with zipfile.ZipFile(source) as wheel:
+        members = wheel.infolist()
+        dropped = {m.filename for m in members if m.filename.startswith(tuple(left_out))}
+        if not dropped:
+            shutil.copy2(source, target)
+            return
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as slim:
+            for member in members:
+                if member.filename in dropped:
+                    continue
+                data = wheel.read(member)
+                if member.filename.endswith(".dist-info/RECORD"):
+                    data = "".join(line for line in data.decode().splitlines(keepends=True)
+                                   if line.split(",")[0] not in dropped).encode()
+                slim.writestr(member, data)
+
+
 def sqlite3_placeholder(folder: Path) -> Path:
     """A metadata-only wheel: satisfies the kernel's ``sqlite3`` request, installs no module."""
     wheel = folder / "sqlite3-1.0.0-py3-none-any.whl"
@@ -175,11 +219,13 @@ def sqlite3_placeholder(folder: Path) -> Path:
 
 def prepare_pypi(repo: Path, wheels: Path, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
-    pins = [f"{name}=={metadata.version(name)}" for name in APP_NEEDS]
+    pins = [f"{name}=={metadata.version(name)}" for name in APP_NEEDS] + SITE_PINS
     download(pins, wheels)
     for pin in pins:
         name, version = pin.split("==")
-        shutil.copy2(wheel_for(name, version, wheels), target)
+        wheel = wheel_for(name, version, wheels)
+        left_out = [f"{wheel.name.split('-')[0]}-{version}.data/", *NOT_IN_BROWSER.get(name, [])]
+        slim_wheel(wheel, target / wheel.name, left_out)
     own = wheels / "own"
     shutil.rmtree(own, ignore_errors=True)
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
@@ -190,7 +236,14 @@ def prepare_pypi(repo: Path, wheels: Path, target: Path) -> None:
 
 
 def prepare_notebooks(source: Path, target: Path) -> list[str]:
+    """Copies of every notebook with the install cell first, and beside them the repository's
+    ``docs/*.md`` (the Teachers Guide page reads ``docs/teaching.md`` and the documents it
+    links from the folder the page runs in, as in Voilà)."""
     target.mkdir(parents=True, exist_ok=True)
+    docs = target / "docs"
+    docs.mkdir(exist_ok=True)
+    for document in sorted((source.parent / "docs").glob("*.md")):
+        shutil.copy2(document, docs / document.name)
     names = []
     for notebook in sorted(source.glob("*.ipynb")):
         document = json.loads(notebook.read_text())

@@ -201,3 +201,22 @@ def test_bad_input():
         build_chain(model, lambda s: STOP)  # cannot hold before the first roll
     with pytest.raises(PositionError, match="too large"):
         build_chain(model, threshold_policy(model, 50), max_states=10)
+
+
+@pytest.mark.parametrize("threshold, start", [(20, 0), (7, 3), (35, 10)])
+def test_python_floats_equal_scipy_lu(threshold, start):
+    """The static site's path (no SciPy: back substitution in Python floats) gives SciPy's
+    sparse-LU numbers: expected steps and draws, the start's visits and absorption, N and B."""
+    from pushluck_teach.solve.markov import absorbing_analysis_floats
+
+    model = PigTurnModel(PigVariant(), 0)
+    chain = build_chain(model, threshold_policy(model, threshold), ("turn", start))
+    scipy_lu = absorbing_analysis(chain)
+    plain = absorbing_analysis_floats(chain)
+    assert (scipy_lu.solver, plain.solver) == ("SciPy", "Python floats")
+    for name in ("expected_steps", "expected_draws", "visits_from_start",
+                 "absorption_from_start", "fundamental", "absorption"):
+        assert np.allclose(np.array(getattr(plain, name)), getattr(scipy_lu, name),
+                           rtol=1e-12, atol=1e-15), name
+    assert plain.distribution == pytest.approx(scipy_lu.distribution, abs=1e-12)
+    assert absorbing_analysis_floats(chain, dense_limit=0).fundamental is None

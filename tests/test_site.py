@@ -15,10 +15,12 @@ classes and ``data-`` attributes carry the numbers in both deployments.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -108,6 +110,10 @@ def test_site_has_every_page(site_dir: Path):
     lock = (site_dir / "static" / "pyodide" / "pyodide-lock.json").read_text()
     assert "ipython" in lock and "numpy" not in lock
     assert list((site_dir / "pypi").glob("pushluck_teach-*.whl"))
+    assert (site_dir / ".nojekyll").exists()  # GitHub Pages publishes the files as they are
+    # plotly's mime extension (a second plotly.js no page uses) is left out of the first load
+    assert not (site_dir / "extensions" / "jupyterlab-plotly").exists()
+    assert "jupyterlab-plotly" not in (site_dir / "jupyter-lite.json").read_text()
 
 
 @pytest.mark.parametrize("stem", PLAY_PAGES)
@@ -196,3 +202,153 @@ def test_site_lesson_question_answered(site_url, browser):
         timeout=120_000)
     assert_clean(page, watch, f"site_{stem}")
     page.close()
+
+
+#: rule files with one mistake each (the Voilà app refuses every one)
+BAD_RULE_FILES = [
+    {"format": "pushluck-rules/1", "remove_ranks": ["K", "K"]},
+    {"format": "pushluck-rules/1", "remove_ranks": ["Z"]},
+    {"format": "pushluck-rules/1", "decks": 9},
+    {"format": "pushluck-rules/1", "jokers": "two"},
+    {"remove_ranks": ["K"]},
+    {"format": "pushluck-rules/1", "no_such_field": 1},
+    {"format": "pushluck-rules/1", "remove_cards": ["Zz"]},
+    {"format": "pushluck-rules/1", "bust_counts": [{"kind": {}, "n": 2}]},
+    {"format": "pushluck-rules/1", "values": {"J": "x"}},
+]
+
+RULE_MESSAGES = """
+import json, sys
+import jsonschema
+from importlib.metadata import version
+from pushluck_teach.games.base import RulesError
+from pushluck_teach.games.rules_format import rules_from_json
+messages = []
+for case in json.loads(sys.argv[1]):
+    try:
+        rules_from_json(json.dumps(case))
+        messages.append(None)
+    except RulesError as exc:
+        messages.append(str(exc))
+print(json.dumps([version("jsonschema"), messages]))
+"""
+
+
+def test_site_rule_checks_as_strict_as_voila(site_dir, tmp_path):
+    """The site's rule-file checks (jsonschema 4.17, pure Python, from the site's own wheels)
+    refuse what the Voilà app refuses, with the same message."""
+    import json
+    import zipfile
+
+    for wheel in site_dir.joinpath("pypi").glob("*.whl"):
+        if wheel.name.split("-")[0] in ("jsonschema", "pyrsistent", "attrs"):
+            zipfile.ZipFile(wheel).extractall(tmp_path)
+    cases = json.dumps(BAD_RULE_FILES)
+
+    def messages(*path: str) -> tuple[str, list]:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([*path, str(ROOT)])}
+        done = subprocess.run([sys.executable, "-c", RULE_MESSAGES, cases], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=300, check=True)
+        return tuple(json.loads(done.stdout))
+
+    site_version, on_site = messages(str(tmp_path))
+    voila_version, in_voila = messages()
+    assert site_version == "4.17.3" and voila_version != site_version
+    assert None not in in_voila
+    assert on_site == in_voila
+    assert "non-unique" in on_site[0]
+
+
+def test_site_teachers_guide_shows_the_guide(site_url, browser):
+    """The Teachers Guide page shows docs/teaching.md (read in the browser's Python) and the
+    rules it links, with no error."""
+    page, watch = open_site_page(browser, site_url, "Teachers_Guide", "h1")
+    page.get_by_role("heading", name="Teaching with pushluck_teach").wait_for(
+        timeout=PAGE_TIMEOUT_MS)
+    page.get_by_role("heading", name="Before class").wait_for(timeout=PAGE_TIMEOUT_MS)
+    assert "Traceback" not in page.inner_text("body")
+    assert_clean(page, watch, "site_Teachers_Guide")
+    page.close()
+
+
+def pig_bust_chance_holding_at(threshold: int) -> Fraction:
+    """Pig, "hold at ``threshold``": the chance to roll a 1 before the turn total reaches it
+    from 0 (a recursion on the total, written here)."""
+    chance = [Fraction(0)] * (threshold + 6)
+    for t in range(threshold - 1, -1, -1):
+        chance[t] = Fraction(1, 6) + sum(chance[t + face] for face in range(2, 7)) / 6
+    return chance[0]
+
+
+def test_site_lesson_3_shows_the_chain(site_url, browser):
+    """Lesson 3 on the site (no SciPy there): the chain's charts and absorption table appear;
+    P(bust) for Pig, hold at 20, is the recursion's, and the float column is filled."""
+    page, watch = open_site_page(browser, site_url, "Lesson_3_Turn_As_Markov_Chain",
+                                 ".pushluck-lesson-chain table")
+    summary = page.locator(".pushluck-lesson-chain").inner_text()
+    bust = pig_bust_chance_holding_at(20)
+    assert f"P(bust) = {float(bust):.4f}." in summary, summary  # 9440899/15116544
+    assert "Python floats" in summary
+    assert page.evaluate(CHARTS_WITH_DATA) >= 2
+    assert_clean(page, watch, "site_Lesson_3_Turn_As_Markov_Chain")
+    page.close()
+
+
+#: what two builds of the same sources may differ in: the dates the listings show, and the
+#: hashes of those listings that the pages name
+BUILD_DATES = re.compile(r'"(created|last_modified|upload_time(_iso_8601)?)": "[^"]*"'
+                         r'|all\.json\?sha256=[0-9a-f]{64}')
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            if path.suffix in (".json", ".html"):  # the file tree's page names the folder
+                text = BUILD_DATES.sub("", data.decode())
+                data = text.replace(f"{folder.name}/files/", "SITE/files/").encode()
+            files[path.relative_to(folder).as_posix()] = data
+    return files
+
+
+def test_site_rebuilds_without_network(site_dir, tmp_path):
+    """With the downloads cached (the session's build), ``scripts/build_site.sh`` with the
+    network cut (``unshare -n``) builds the same site: the same files, the same bytes apart from
+    the build's dates."""
+    if subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode != 0:
+        pytest.skip("unshare -n is not permitted here (needs root or user namespaces)")
+    folder = tmp_path / "site"
+    done = subprocess.run(["unshare", "-n", "scripts/build_site.sh", "--output", str(folder)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, f"offline rebuild failed:\n{done.stderr[-3000:]}"
+    assert "pip download" not in done.stdout + done.stderr
+    rebuilt, first = site_files(folder), site_files(site_dir)
+    assert sorted(rebuilt) == sorted(first)
+    assert [name for name in first if first[name] != rebuilt[name]] == []
+
+
+def test_site_served_from_a_sub_path(site_dir, browser, tmp_path):
+    """Served as GitHub Pages serves a project (``https://USER.github.io/REPO/``): the site's
+    folder under ``/repo/`` of the web server; a Play page opens and plays there."""
+    (tmp_path / "repo").symlink_to(site_dir, target_is_directory=True)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                               "127.0.0.1", "--directory", str(tmp_path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        page, watch = open_site_page(browser, f"http://127.0.0.1:{port}/repo", "Play_Pig",
+                                     ".pushluck-table .pushluck-action-draw")
+        check_against_cli(page, timeout=120)
+        # JupyterLite pings /api/service-worker-heartbeat at the host's root; the site's own
+        # service worker answers it (a page's fetches go to its worker, whatever their path)
+        outside = [url for url in watch.requests
+                   if url.startswith("http") and "/repo/" not in url
+                   and not url.endswith("/api/service-worker-heartbeat")]
+        assert outside == [], f"requests outside /repo/: {outside[:3]}"
+        assert_clean(page, watch, "site_sub_path_Play_Pig")
+        page.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

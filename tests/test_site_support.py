@@ -87,6 +87,28 @@ def test_lessons_without_numpy_build_or_explain():
     assert message.startswith("This part needs numpy,")
 
 
+LESSON_3_SUMMARIES = """
+    from pushluck_teach.ui.lessons import MarkovChainLesson
+    lesson = MarkovChainLesson(game="pig", threshold=20)
+    lesson.question.reveal()
+    print(lesson.summary.value)
+    lesson.game.value = "hit-list"
+    print(lesson.summary.value)
+"""
+
+
+def test_lesson_3_without_scipy_shows_the_same_numbers():
+    """Lesson 3 (the turn as a Markov chain) in the site's Python: the same table of
+    absorption probabilities and expected draws, the float column computed by plain Python."""
+    blocked = run_without_numeric(LESSON_3_SUMMARIES)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LESSON_3_SUMMARIES)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            check=True).stdout
+    assert "Python floats" in blocked and "SciPy" not in blocked
+    assert blocked.replace("Python floats", "SciPy") == normal
+    assert "9440899/2519424" in normal  # Pig, hold at 20: expected rolls (hand count)
+
+
 def test_event_loop_executor_runs_after_the_handler_returns():
     order: list[str] = []
 
@@ -166,7 +188,7 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
 
 #: pages that need Pyodide's full distribution (README "For a whole class"); all others must
 #: run whole without NumPy/SciPy/gmpy2/jsonschema
-NEED_FULL_DISTRIBUTION = {"Lesson_3_Turn_As_Markov_Chain", "Lesson_6_Winning_The_Game"}
+NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game"}
 
 
 @pytest.mark.slow
@@ -194,3 +216,66 @@ def test_every_notebook_runs_or_says_what_it_lacks_without_numeric_packages():
     lacking = dict(json.loads(line) for line in out.strip().splitlines())
     assert set(lacking) == {p.stem for p in notebooks}
     assert {stem for stem, missing in lacking.items() if missing} == NEED_FULL_DISTRIBUTION, lacking
+
+
+def load_site_prepare():
+    """``scripts/site_prepare.py`` as a module (a script, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("site_prepare", ROOT / "scripts" /
+                                                  "site_prepare.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_site_notebooks_folder_holds_the_guide_documents(tmp_path):
+    """The Teachers Guide page reads docs/teaching.md (and what it links) from the folder it
+    runs in: the site's copy of the notebooks has them, and the page's Markdown built there is
+    the one built from the repository."""
+    from pushluck_teach.ui.guide import find_document, page_markdown
+
+    site_prepare = load_site_prepare()
+    names = site_prepare.prepare_notebooks(ROOT / "notebooks", tmp_path)
+    assert "Teachers_Guide.ipynb" in names
+    root, guide = find_document("docs/teaching.md", start=tmp_path)
+    assert root == tmp_path
+    assert page_markdown(guide, root) == page_markdown(ROOT / "docs" / "teaching.md", ROOT)
+
+
+def test_cached_wheels_need_no_package_index(tmp_path, monkeypatch):
+    """A rebuild with the wheels cached runs no ``pip download`` (the offline rebuild)."""
+    site_prepare = load_site_prepare()
+    for wheel in ("jsonschema-4.17.3-py3-none-any.whl", "pyrsistent-0.20.0-py3-none-any.whl"):
+        (tmp_path / wheel).write_bytes(b"")
+    calls: list[tuple] = []
+    monkeypatch.setattr(site_prepare, "run", lambda *command, **_: calls.append(command))
+    site_prepare.download(["jsonschema==4.17.3", "pyrsistent==0.20.0"], tmp_path)
+    assert calls == []
+    site_prepare.download(["jsonschema==4.17.3", "attrs==26.1.0"], tmp_path)
+    assert len(calls) == 1 and calls[0][-1] == "attrs==26.1.0"  # only the missing one
+
+
+def test_sweep_that_fails_says_so_and_ends():
+    """A sweep whose point cannot be solved (here: the win chance without NumPy) ends with a
+    one-line message on the page and its Run button back, never a bar stuck at 0."""
+    out = run_without_numeric("""
+        import asyncio
+        from pushluck_teach.ui import variant_lab
+        variant_lab.threads_available = lambda: False
+        panel = variant_lab.SweepPanel("pig")
+        panel.option.value = "target"
+        panel.start.value, panel.stop_at.value, panel.step.value = "20", "30", "10"
+        panel.whole_game.value = True
+
+        async def click():
+            panel.run()
+            while panel.running:
+                await asyncio.sleep(0.01)
+
+        asyncio.run(click())
+        print(panel.run_button.disabled, panel.status_html.value)
+    """)
+    disabled, message = out.strip().split(" ", 1)
+    assert disabled == "False"
+    assert "unexpected error" in message and "Traceback" not in message

@@ -45,7 +45,7 @@ exact rationals by back substitution: the states are stored in a topological ord
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -219,16 +219,19 @@ def _group(results: tuple[Fraction, ...], probs: Any, zero: Any) -> dict[Fractio
 
 @dataclass(frozen=True)
 class Absorption:
-    """Float results from the fundamental matrix (SciPy).  Vectors are over transient states
-    (``expected_*``) or absorbing states (``absorption_from_start``)."""
+    """Float results from the fundamental matrix (SciPy's sparse LU, or the same back
+    substitution as :func:`absorbing_analysis_exact` in floats where SciPy is missing).
+    Vectors are over transient states (``expected_*``) or absorbing states
+    (``absorption_from_start``); ``solver`` names what computed them."""
 
     chain: TurnChain
-    expected_steps: np.ndarray
-    expected_draws: np.ndarray
-    visits_from_start: np.ndarray
-    absorption_from_start: np.ndarray
-    fundamental: np.ndarray | None
-    absorption: np.ndarray | None
+    expected_steps: Sequence[float]
+    expected_draws: Sequence[float]
+    visits_from_start: Sequence[float]
+    absorption_from_start: Sequence[float]
+    fundamental: Any
+    absorption: Any
+    solver: str = "SciPy"
 
     @property
     def distribution(self) -> dict[Fraction, float]:
@@ -249,10 +252,14 @@ class Absorption:
 
 
 def absorbing_analysis(chain: TurnChain, *, dense_limit: int = DENSE_LIMIT) -> Absorption:
-    """Expected steps and draws, and absorption probabilities, by sparse LU of ``I - Q``."""
-    import numpy as np
-    import scipy.sparse as sp
-    from scipy.sparse.linalg import splu
+    """Expected steps and draws, and absorption probabilities, by sparse LU of ``I - Q``
+    (:func:`absorbing_analysis_floats` where SciPy is not installed, as in the static site)."""
+    try:
+        import numpy as np
+        import scipy.sparse as sp
+        from scipy.sparse.linalg import splu
+    except ImportError:
+        return absorbing_analysis_floats(chain, dense_limit=dense_limit)
 
     Q, R = chain.blocks()
     t = chain.n_transient
@@ -268,6 +275,70 @@ def absorbing_analysis(chain: TurnChain, *, dense_limit: int = DENSE_LIMIT) -> A
         N = lu.solve(np.eye(t))
         B = np.asarray(R.T @ N.T).T if R.shape[1] else np.zeros((t, 0))
     return Absorption(chain, steps, draws, visits, from_start, N, B)
+
+
+def _back_substitution(chain: TurnChain, one: Any, zero: Any, matrix_limit: int
+                       ) -> tuple[list[Any], list[Any], list[Any], list[list[Any]] | None]:
+    """``(N·1, N·d, e_start^T N [Q R] (visits, then absorption), N or None)`` in the number
+    type of ``one``/``zero``: every edge runs forward in the chain's topological order, so
+    ``x = c + Q x`` is solved from the last transient state back to the first, and the start's
+    row of ``N`` by forward mass propagation."""
+    t = chain.n_transient
+    out: list[list[tuple[int, Any]]] = [[] for _ in range(t)]
+    for i, j, p in chain.edges:
+        out[i].append((j, one * p))
+    steps = [zero] * t
+    draws = [zero] * t
+    for i in range(t - 1, -1, -1):
+        s = one
+        d = one if chain.actions[i] == DRAW else zero
+        for j, p in out[i]:
+            if j < t:
+                s += p * steps[j]
+                d += p * draws[j]
+        steps[i], draws[i] = s, d
+    mass = [zero] * chain.n_states
+    mass[chain.start] = one
+    for i in range(t):
+        for j, p in out[i]:
+            mass[j] += mass[i] * p
+    fundamental = None
+    if t <= matrix_limit:
+        rows: list[list[Any]] = [[]] * t
+        for i in range(t - 1, -1, -1):
+            row = [zero] * t
+            row[i] = one
+            for j, p in out[i]:
+                if j < t:
+                    for k in range(j, t):
+                        if rows[j][k]:
+                            row[k] += p * rows[j][k]
+            rows[i] = row
+        fundamental = rows
+    return steps, draws, mass, fundamental
+
+
+def absorbing_analysis_floats(chain: TurnChain, *,
+                              dense_limit: int = DENSE_LIMIT) -> Absorption:
+    """:func:`absorbing_analysis` in plain Python floats (no NumPy/SciPy): the back
+    substitution of :func:`absorbing_analysis_exact` with floats; ``N`` and ``B = N R`` (lists
+    of rows) only up to ``dense_limit`` transient states."""
+    t = chain.n_transient
+    steps, draws, mass, rows = _back_substitution(chain, 1.0, 0.0, dense_limit)
+    absorption = None
+    if rows is not None:
+        into: list[list[tuple[int, float]]] = [[] for _ in range(t)]
+        for i, j, p in chain.edges:
+            if j >= t:
+                into[i].append((j - t, float(p)))
+        absorption = [[0.0] * chain.n_absorbing for _ in range(t)]
+        for i in range(t):
+            for m in range(t):
+                if rows[i][m]:
+                    for k, p in into[m]:
+                        absorption[i][k] += rows[i][m] * p
+    return Absorption(chain, tuple(steps), tuple(draws), tuple(mass[:t]), tuple(mass[t:]),
+                      rows, absorption, solver="Python floats")
 
 
 @dataclass(frozen=True)
@@ -303,37 +374,8 @@ def absorbing_analysis_exact(chain: TurnChain, *,
     transient state back to the first; forward mass propagation gives the start's row of ``N``.
     """
     t = chain.n_transient
-    out: list[list[tuple[int, Fraction]]] = [[] for _ in range(t)]
-    for i, j, p in chain.edges:
-        out[i].append((j, p))
-    steps = [Fraction(0)] * t
-    draws = [Fraction(0)] * t
-    for i in range(t - 1, -1, -1):
-        s = Fraction(1)
-        d = Fraction(1 if chain.actions[i] == DRAW else 0)
-        for j, p in out[i]:
-            if j < t:
-                s += p * steps[j]
-                d += p * draws[j]
-        steps[i], draws[i] = s, d
-    mass = [Fraction(0)] * chain.n_states
-    mass[chain.start] = Fraction(1)
-    for i in range(t):
-        for j, p in out[i]:
-            mass[j] += mass[i] * p
-    fundamental = None
-    if t <= matrix_limit:
-        rows: list[list[Fraction]] = [[]] * t
-        for i in range(t - 1, -1, -1):
-            row = [Fraction(0)] * t
-            row[i] = Fraction(1)
-            for j, p in out[i]:
-                if j < t:
-                    for k in range(j, t):
-                        if rows[j][k]:
-                            row[k] += p * rows[j][k]
-            rows[i] = row
-        fundamental = tuple(tuple(r) for r in rows)
+    steps, draws, mass, rows = _back_substitution(chain, Fraction(1), Fraction(0), matrix_limit)
+    fundamental = None if rows is None else tuple(tuple(row) for row in rows)
     return ExactAbsorption(chain, tuple(steps), tuple(draws), tuple(mass[t:]), fundamental)
 
 

@@ -806,6 +806,8 @@ class SweepPanel(widgets.VBox):
                 self._show(result)
             except (RulesError, ValueError) as exc:
                 self._say(str(exc), True)
+            except Exception as exc:  # never a silent stop: the page says what went wrong
+                self._say(f"unexpected error ({type(exc).__name__}): {exc}", True)
             finally:
                 self.run_button.disabled = False
                 self.stop_button.disabled = True

@@ -132,6 +132,8 @@ class ChainFacts:
     distribution: Mapping[Fraction, Fraction]
     scipy_expected_draws: float
     scipy_distribution: Mapping[Fraction, float]
+    #: what computed the float columns: "SciPy", or "Python floats" where SciPy is missing
+    float_solver: str = "SciPy"
 
 
 def lesson_chain(position: LessonPosition, threshold: int | None = None,
@@ -143,7 +145,8 @@ def lesson_chain(position: LessonPosition, threshold: int | None = None,
     exact = absorbing_analysis_exact(chain, matrix_limit=0)
     floats = absorbing_analysis(chain, dense_limit=0)
     return ChainFacts(chain, exact.expected_draws[0], exact.expected_steps[0], exact.p_bust,
-                      exact.distribution, float(floats.expected_draws[0]), floats.distribution)
+                      exact.distribution, float(floats.expected_draws[0]), floats.distribution,
+                      floats.solver)
 
 class MarkovChainLesson(widgets.VBox):
     """Lesson 3: pick a position and a policy; see P as a heatmap and a graph, and N's answers."""
@@ -240,7 +243,8 @@ class MarkovChainLesson(widgets.VBox):
             draws = (
                 "<p>Expected draws before absorption (N·d): "
                 f"<b>{escape(value_text(facts.expected_draws))}</b> "
-                f"(SciPy: {facts.scipy_expected_draws:.6f}); expected steps (N·1): "
+                f"({escape(facts.float_solver)}: {facts.scipy_expected_draws:.6f}); "
+                "expected steps (N·1): "
                 f"{escape(value_text(facts.expected_steps))}; ")
         else:
             draws = ("<p class='pushluck-lesson-hidden'><i>Expected draws (N·d) and expected "
@@ -249,7 +253,7 @@ class MarkovChainLesson(widgets.VBox):
         self.summary.value = (
             f"{draws}P(bust) = <b>{escape(probability_text(facts.p_bust))}</b>.</p>"
             "<table><tr><th>result</th><th>absorption probability (exact)</th>"
-            f"<th>SciPy</th></tr>{rows}</table>"
+            f"<th>{escape(facts.float_solver)}</th></tr>{rows}</table>"
         )
 
 
