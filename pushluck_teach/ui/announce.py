@@ -31,7 +31,9 @@ function render({ model, el }) {
   region.setAttribute("role", "status");
   region.setAttribute("aria-live", "polite");
   region.setAttribute("aria-atomic", "true");
-  region.dataset.serial = "0";
+  // what was said before the view was drawn is there from the start (not announced)
+  region.textContent = model.get("text");
+  region.dataset.serial = String(model.get("serial"));
   el.appendChild(region);
   let timer = null;
   const say = () => {

@@ -780,14 +780,14 @@ class CardTable(widgets.VBox):
         with self._key_lock:
             self.row_keys.set_rows(groups, {"n": self.new_game_button, "h": self.show_hand})
             self.keys_html.value = self.row_keys.line_html()
-            self.key_listener.keys = self.row_keys.keys()
+            self.key_listener.bound_keys = self.row_keys.keys()
 
     def press_key(self, key: str) -> None:
         """What a key press on the page does: the click of the button it picks (see
         :class:`~pushluck_teach.ui.keyboard.RowKeys`), announcing a row's numbered choices."""
         with self._key_lock:
             said = self.row_keys.press(key)
-            self.key_listener.keys = self.row_keys.keys()
+            self.key_listener.bound_keys = self.row_keys.keys()
         if said:
             self.announcer.say(said)
 

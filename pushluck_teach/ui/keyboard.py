@@ -3,8 +3,8 @@
 ipywidgets has no key bindings, so :class:`KeyListener` (a small anywidget, the same in Voilà
 and on the static site) listens for ``keydown`` on the page and sends the key to Python.  It
 ignores a key typed into a text box or a menu, a key held down (auto-repeat) and any key with
-Ctrl, Alt or Cmd, and sends only the keys the table handles now (``keys``).  With two tables on
-one page, the table that holds the focus gets the key (the first table when none does).
+Ctrl, Alt or Cmd, and sends only the keys the table handles now (``bound_keys``).  With two tables
+on one page, the table that holds the focus gets the key (the first table when none does).
 
 Python then *clicks the button* (:func:`press`): a key does exactly what a click does, with the
 same guards — a disabled or hidden button's key does nothing, a bot's turn refuses as a click
@@ -70,7 +70,7 @@ function initialize({ model }) {
         || event.altKey || event.isComposing) { return; }
     if (typing(event.target) || typing(document.activeElement)) { return; }
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-    if (!model.get("keys").includes(key)) { return; }
+    if (!model.get("bound_keys").includes(key)) { return; }
     const mine = document.querySelector(
       '[data-pushluck-keys="' + model.get("scope") + '"]');
     if (!mine) { return; }
@@ -95,12 +95,12 @@ export default { initialize, render };
 
 
 class KeyListener(anywidget.AnyWidget):
-    """Sends the page's key presses to ``on_key`` (see the module docstring).  ``keys``: the
-    keys handled now (lower-case letters, digits, ``Escape``); the table it sits in should have
+    """Sends the page's key presses to ``on_key`` (see the module docstring).  ``bound_keys``:
+    the keys handled now (lower-case letters, digits, ``Escape``); the table it sits in should have
     the class ``pushluck-keys-scope``."""
 
     _esm = _LISTENER_JS
-    keys = List(Unicode()).tag(sync=True)
+    bound_keys = List(Unicode()).tag(sync=True)
     scope = Unicode("").tag(sync=True)
 
     def __init__(self, on_key: Callable[[str], None], **kwargs: Any) -> None:
@@ -112,7 +112,7 @@ class KeyListener(anywidget.AnyWidget):
 
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         key = content.get("key") if isinstance(content, dict) else None
-        if isinstance(key, str) and key in self.keys:
+        if isinstance(key, str) and key in self.bound_keys:
             self._on_key(key)
 
 

@@ -1182,8 +1182,8 @@ class GameTable(widgets.VBox):
         if self.keys_html.value != line:
             self.keys_html.value = line
         keys = [b.key for b in self._key_bindings]
-        if self.key_listener.keys != keys:
-            self.key_listener.keys = keys
+        if self.key_listener.bound_keys != keys:
+            self.key_listener.bound_keys = keys
 
     # ---- keyboard and live region ----------------------------------------------------------
     def press_key(self, key: str) -> None:
