@@ -46,11 +46,13 @@ FOCUS_CSS = """<style>
 .jupyter-widgets :focus-visible, .jp-OutputArea :focus-visible {
   outline: 3px solid #0b3d91 !important; outline-offset: 2px !important;
   box-shadow: 0 0 0 5px #ffffff !important; }
-body:has(.pl-projector-on) :focus-visible { outline-width: 4px !important;
-  outline-offset: 3px !important; }
+/* a button's ring is drawn inside it: a row of buttons that clips its overflow keeps it */
+.jupyter-widgets .jupyter-button:focus-visible { outline-offset: -3px !important;
+  box-shadow: inset 0 0 0 5px #ffffff !important; }
+body:has(.pl-projector-on) :focus-visible { outline-width: 4px !important; }
 .pushluck-keys-line { font-size: 14px; color: #1a1a1a; margin: 2px 4px; line-height: 1.4; }
 .pushluck-keys-line kbd { border: 1px solid #5a5a5a; border-radius: 3px; padding: 0 4px;
-  background: #f4f4f4; font-family: inherit; font-weight: bold; }
+  background: #f4f4f4; font-family: inherit; font-size: inherit; font-weight: bold; }
 body:has(.pl-projector-on) .pushluck-keys-line { font-size: 16px; }
 </style>"""
 
@@ -160,8 +162,7 @@ def keys_line_html(bindings: Iterable[KeyBinding], *, note: str = "") -> str:
     """The short visible line that states the keys: ``Keys: D Draw · S Stop · N New game``."""
     parts = [f"<kbd>{escape(b.key.upper())}</kbd> {escape(b.label)}" for b in bindings]
     extra = f" {escape(note)}" if note else ""
-    return ("<div class='pushluck-keys-line'>Keys: " + " · ".join(parts) + extra
-            + " (not while typing in a box).</div>")
+    return "<div class='pushluck-keys-line'>Keys: " + " · ".join(parts) + extra + "</div>"
 
 
 def row_letters(kinds: Sequence[str]) -> dict[str, str]:
@@ -253,8 +254,7 @@ class RowKeys:
             if len(buttons) == 1:
                 out.append((letter.upper(), buttons[0].description))
             else:
-                out.append((f"{letter.upper()} then 1-{min(len(buttons), 9)}",
-                            f"{kind} (buttons left to right)"))
+                out.append((f"{letter.upper()} then 1-{min(len(buttons), 9)}", kind))
         names = {"n": "New game", "h": "Show my hand"}
         out += [(k.upper(), names.get(k, b.description)) for k, b in self.fixed.items()
                 if usable(b)]
@@ -263,5 +263,6 @@ class RowKeys:
     def line_html(self) -> str:
         """The visible keys line of the rows now."""
         parts = [f"<kbd>{escape(keys)}</kbd> {escape(words)}" for keys, words in self.bindings()]
+        numbered = any(len(buttons) > 1 for buttons in self.rows.values())
         return ("<div class='pushluck-keys-line'>Keys: " + " · ".join(parts)
-                + " (not while typing in a box).</div>")
+                + (" (1 = the row's first button)" if numbered else "") + "</div>")
