@@ -53,7 +53,7 @@ export default { render };
 _REGION_CSS = """
 .pushluck-live { position: absolute !important; width: 1px; height: 1px; padding: 0;
   margin: -1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%);
-  white-space: nowrap; border: 0; }
+  white-space: nowrap; border: 0; font-size: 16px; }
 """
 
 
