@@ -1126,7 +1126,10 @@ class GameTable(widgets.VBox):
         self._render_log(engine)
         self._render_finished(engine, view)
         self._render_analysis(engine, view, human_to_move)
-        self._announce(engine, view, human_to_move)
+        try:
+            self._announce(engine, view, human_to_move)
+        except Exception:  # an announcement never breaks the page it describes
+            self.announcer.say(self.message)
 
     def _render_study(self, engine: Engine) -> None:
         """A set-up position: the coach and the command describe it; the game waits."""
