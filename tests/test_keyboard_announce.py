@@ -182,6 +182,8 @@ def test_pig_keys_at_the_table():
     assert "Next draw busts 1 in 6. Best: Roll." in table.announcer.region.text
     assert "<kbd>D</kbd> Roll" in table.keys_html.value
     assert table.key_listener.bound_keys == ["d", "s", "n"]
+    assert table.action_buttons["draw"].tooltip.startswith("Roll (key D")
+    assert table.action_buttons["stop"].tooltip.startswith("Hold (key S")
     said = table.announcer.region.serial
     table.press_key("s")  # Hold is disabled at turn total 0: nothing happens
     assert table.announcer.region.serial == said and len(table.engine.log) == 0

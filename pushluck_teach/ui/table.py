@@ -1166,7 +1166,6 @@ class GameTable(widgets.VBox):
             self._buttons[action] = button
         if button.description != label:
             button.description = label
-        button.tooltip = f"{label} (Tab to it, then Enter or Space)"
         return button
 
     def _render_buttons(self, legal: tuple[str, ...]) -> None:
@@ -1181,6 +1180,10 @@ class GameTable(widgets.VBox):
             self.action_box.children = shown
         self._key_bindings = table_bindings(shown[0], shown[1], shown[2:],
                                             self.new_game_button)
+        for binding in self._key_bindings[:-1]:  # the action buttons say their key too
+            tip = f"{binding.label} (key {binding.key.upper()}, or Tab to it and Enter)"
+            if binding.button.tooltip != tip:
+                binding.button.tooltip = tip
         line = keys_line_html(self._key_bindings)
         if self.keys_html.value != line:
             self.keys_html.value = line
