@@ -4,7 +4,8 @@ ipywidgets has no key bindings, so :class:`KeyListener` (a small anywidget, the 
 and on the static site) listens for ``keydown`` on the page and sends the key to Python.  It
 ignores a key typed into a text box or a menu, a key held down (auto-repeat) and any key with
 Ctrl, Alt or Cmd, and sends only the keys the table handles now (``bound_keys``).  With two tables
-on one page, the table that holds the focus gets the key (the first table when none does).
+on one page, the table that holds the focus gets the key (the first table when none does); a
+table that is not shown (on a tab not open) gets none.
 
 Python then *clicks the button* (:func:`press`): a key does exactly what a click does, with the
 same guards — a disabled or hidden button's key does nothing, a bot's turn refuses as a click
@@ -76,7 +77,14 @@ function initialize({ model }) {
     const mine = document.querySelector(
       '[data-pushluck-keys="' + model.get("scope") + '"]');
     if (!mine) { return; }
-    const listeners = Array.from(document.querySelectorAll("[data-pushluck-keys]"));
+    // a table on a tab not shown (the Variant Lab's) takes no keys
+    const shown = (node) => {
+      const table = node.closest(".pushluck-keys-scope");
+      return Boolean(table) && table.getClientRects().length > 0;
+    };
+    const listeners = Array.from(document.querySelectorAll("[data-pushluck-keys]"))
+      .filter(shown);
+    if (!listeners.includes(mine)) { return; }
     const active = document.activeElement;
     const holding = listeners.find((node) => {
       const table = node.closest(".pushluck-keys-scope");
