@@ -19,6 +19,11 @@ command that prints the same numbers (``Engine.position_flags(subject)``).  The 
 bots' moves are computed in worker threads unless ``background=False`` (tests); a click while a
 bot plays is refused with a message.  Every handler is guarded: a bad click leaves a one-line
 message and the game unchanged.
+
+Keyboard: a letter per row of action buttons, then the button's number (P then 1-8 plays the
+hand's card, X discards, D draws; :class:`pushluck_teach.ui.keyboard.RowKeys`), N New game, H
+Show my hand, stated under the buttons; a polite live region announces the moves and the
+coach's headline (:mod:`pushluck_teach.ui.announce`).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from pushluck_teach.games.base import (
     RulesError,
     get_game,
 )
+from pushluck_teach.ui.announce import Announcer
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.figures import (
     TWO_LINE_TITLE_MARGIN,
@@ -51,6 +57,7 @@ from pushluck_teach.ui.figures import (
     sync_widget_state,
     wrapped_title,
 )
+from pushluck_teach.ui.keyboard import FOCUS_CSS, KeyListener, RowKeys
 from pushluck_teach.ui.projector import ProjectorSwitch, chart_row, fold
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
@@ -391,6 +398,7 @@ class CardTable(widgets.VBox):
         says (None: ``?projector``; see :mod:`pushluck_teach.ui.projector`)."""
         super().__init__()
         self.add_class("pushluck-cardtable")
+        self.add_class("pushluck-keys-scope")
         self.spec: GameSpec = get_game(game)
         if self.spec.has_turn_model:
             raise RulesError(f"{game} has a draw/stop turn: play it on the GameTable")
@@ -405,6 +413,7 @@ class CardTable(widgets.VBox):
         self.replaying = False              # a loaded record's position is shown
         self.pending_opponent: str | None = None
         self._title_width = 40
+        self._key_lock = threading.RLock()
         self.header = widgets.HTML(STYLESHEET + CARD_TABLE_CSS)
         self.status = widgets.HTML()
         self.table_html = widgets.HTML()
@@ -441,6 +450,16 @@ class CardTable(widgets.VBox):
         self.new_game_button.add_class("pl-new-game")
         self.new_game_button.on_click(lambda _: self._guard(self.next_deal))
         self.log_html = widgets.HTML()
+        # keyboard play and the screen reader's live region (ui/keyboard.py, ui/announce.py)
+        self.row_keys = RowKeys()
+        self.keys_html = widgets.HTML()
+        self.key_listener = KeyListener(self._on_key)
+        self.announcer = Announcer()
+        keys_css = widgets.HTML(FOCUS_CSS)
+        keys_css.layout.display = "none"
+        self.keys_box = widgets.VBox([keys_css, self.keys_html, self.announcer.region,
+                                      self.key_listener])
+        self.keys_box.add_class("pushluck-keys")
         self.subject_buttons = widgets.ToggleButtons(description="Odds for")
         self.subject_buttons.observe(self._on_subject, names="value")
         self.headline = widgets.HTML()
@@ -469,7 +488,7 @@ class CardTable(widgets.VBox):
                               self.cli_html])
         panel.add_class("pushluck-analysis")
         play = widgets.VBox([self.status, self.table_html, self.message_html, self.show_hand,
-                             self.actions_box, self.log_html])
+                             self.actions_box, self.keys_box, self.log_html])
         play.add_class("pl-cardtable-play")
         self.status.add_class("pushluck-status-box")
         self.message_html.add_class("pl-cardtable-message")
@@ -782,6 +801,7 @@ class CardTable(widgets.VBox):
         if (engine.is_over or engine.current_player not in self.humans or viewer is None
                 or self.replaying):
             self.actions_box.children = ()
+            self._bind_keys({})
             return
         groups: dict[str, list[widgets.Button]] = {}
         for action in legal:
@@ -794,10 +814,32 @@ class CardTable(widgets.VBox):
             groups.setdefault(action.partition(":")[0], []).append(button)
         self.actions_box.children = tuple(widgets.HBox(row, layout={"flex_flow": "row wrap"})
                                           for row in groups.values())
+        self._bind_keys(groups)
+
+    def _bind_keys(self, groups: dict[str, list[widgets.Button]]) -> None:
+        """The keys of the buttons on the table now, and the line that states them."""
+        with self._key_lock:
+            self.row_keys.set_rows(groups, {"n": self.new_game_button, "h": self.show_hand})
+            self.keys_html.value = self.row_keys.line_html()
+            self.key_listener.bound_keys = self.row_keys.keys()
+
+    def press_key(self, key: str) -> None:
+        """What a key press on the page does: the click of the button it picks (see
+        :class:`~pushluck_teach.ui.keyboard.RowKeys`), announcing a row's numbered choices."""
+        with self._key_lock:
+            said = self.row_keys.press(key)
+            self.key_listener.bound_keys = self.row_keys.keys()
+        if said:
+            self.announcer.say(said)
+
+    def _on_key(self, key: str) -> None:
+        self.press_key(key)
 
     def _render_message(self, error: bool = False) -> None:
         cls = "pushluck-message pushluck-message-error" if error else "pushluck-message"
         self.message_html.value = f'<div class="{cls}" role="status">{escape(self.message)}</div>'
+        if error:
+            self.announcer.say(self.message)
 
     def _render_analysis(self) -> None:
         engine = self.engine
@@ -833,6 +875,8 @@ class CardTable(widgets.VBox):
     def _show_report(self, report: Any, note: str, flags: dict[str, str] | None = None
                      ) -> None:
         figures = (self.score_figure, self.card_figure)
+        self.announcer.parts(self.message, note if report is None else
+                             f"Coach, {self._subject_words()}: {report.headline}")
         if report is None:
             self.headline.value = f'<div class="pushluck-headline">{escape(note)}</div>'
             self.numbers.value = self.cli_html.value = ""
@@ -854,6 +898,11 @@ class CardTable(widgets.VBox):
             self.cli_html.value = ('<div>Check it yourself in a terminal:<br><code class='
                                    f'"pushluck-cli">{escape(command_line(self.spec.name, flags))}'
                                    "</code></div>")
+
+    def _subject_words(self) -> str:
+        """The subject the coach's headline is about, as its button says."""
+        return next((label for label, key in self.subject_buttons.options
+                     if key == self.subject), self.subject)
 
     def _draw_chart(self, fig: Any, chart: Any) -> None:
         """One report chart into ``fig``: number labels (a distribution over scores) on a linear

@@ -23,7 +23,9 @@ buttons disabled meanwhile), and the log shows what they did.  Every handler is
 guarded: bad input or an illegal click leaves a one-line message and the game unchanged.
 
 Keyboard: every control is a native button, checkbox or text box, reachable with Tab and
-activated with Enter or Space.  (Access keys would need custom JavaScript, so there are none.)
+activated with Enter or Space; on top, one key per action button (D draw, S stop, 1-9 the other
+choices, N New game: :mod:`pushluck_teach.ui.keyboard`), stated under the buttons.  A polite
+live region announces each move and the coach's numbers (:mod:`pushluck_teach.ui.announce`).
 """
 
 from __future__ import annotations
@@ -60,9 +62,18 @@ from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.solve.turn import Cancelled, watching
 from pushluck_teach.solve.whole_game.engine_chances import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel, OutsideWindow
+from pushluck_teach.ui.announce import Announcer, draw_sentence
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
+from pushluck_teach.ui.keyboard import (
+    FOCUS_CSS,
+    KeyBinding,
+    KeyListener,
+    keys_line_html,
+    press,
+    table_bindings,
+)
 from pushluck_teach.ui.projector import ProjectorSwitch, projector_requested
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
@@ -224,6 +235,9 @@ class GameTable(widgets.VBox):
         self._thinking = False
         self._replaying = False
         self.add_class("pushluck-table")
+        self.add_class("pushluck-keys-scope")
+        self._key_bindings: tuple[KeyBinding, ...] = ()
+        self._announced: tuple[int, int, int] = (0, 0, -1)  # engine, log length, steps
         self._build_widgets()
         self.objective_toggle.value = self.objective
         if projector is None:  # the page's address (?projector) decides
@@ -345,6 +359,15 @@ class GameTable(widgets.VBox):
         self.thinking_box.add_class("pushluck-bots-thinking")
         self.thinking_box.layout.display = "none"
         self.finished_html = widgets.HTML()
+        # keyboard play and the screen reader's live region (ui/keyboard.py, ui/announce.py)
+        self.keys_html = widgets.HTML()
+        self.key_listener = KeyListener(self._on_key)
+        self.announcer = Announcer()
+        keys_css = widgets.HTML(FOCUS_CSS)
+        keys_css.layout.display = "none"
+        self.keys_box = widgets.VBox([keys_css, self.keys_html, self.announcer.region,
+                                      self.key_listener])
+        self.keys_box.add_class("pushluck-keys")
         self.scores_html = widgets.HTML()
         self.cli_html = widgets.HTML()
         self.log_html = widgets.HTML()
@@ -356,9 +379,10 @@ class GameTable(widgets.VBox):
         self.projector_switch.query.observe(
             lambda change: self.recording.open_query(change["new"]), names="search")
         widgets.link((self, "coach"), (self.panel, "coach"))
+        self.panel.observe(self._on_recommended, names="recommended")
         left = widgets.VBox(
-            [self.status_html, self.cards_html, self.action_box, self.thinking_box,
-             self.message_html,
+            [self.status_html, self.cards_html, self.action_box, self.keys_box,
+             self.thinking_box, self.message_html,
              self.finished_html, self.gauge, self.cli_html],
             layout=widgets.Layout(width="560px", margin="0 12px 0 0"),
         )
@@ -1121,6 +1145,10 @@ class GameTable(widgets.VBox):
         self._render_log(engine)
         self._render_finished(engine, view)
         self._render_analysis(engine, view, human_to_move)
+        try:
+            self._announce(engine, view, human_to_move)
+        except Exception:  # an announcement never breaks the page it describes
+            self.announcer.say(self.message)
 
     def _render_study(self, engine: Engine) -> None:
         """A set-up position: the coach and the command describe it; the game waits."""
@@ -1157,7 +1185,6 @@ class GameTable(widgets.VBox):
             self._buttons[action] = button
         if button.description != label:
             button.description = label
-        button.tooltip = f"{label} (Tab to it, then Enter or Space)"
         return button
 
     def _render_buttons(self, legal: tuple[str, ...]) -> None:
@@ -1170,6 +1197,64 @@ class GameTable(widgets.VBox):
             button.disabled = action not in legal
         if tuple(self.action_box.children) != tuple(shown):
             self.action_box.children = shown
+        self._key_bindings = table_bindings(shown[0], shown[1], shown[2:],
+                                            self.new_game_button)
+        for binding in self._key_bindings[:-1]:  # the action buttons say their key too
+            tip = f"{binding.label} (key {binding.key.upper()}, or Tab to it and Enter)"
+            if binding.button.tooltip != tip:
+                binding.button.tooltip = tip
+        line = keys_line_html(self._key_bindings)
+        if self.keys_html.value != line:
+            self.keys_html.value = line
+        keys = [b.key for b in self._key_bindings]
+        if self.key_listener.bound_keys != keys:
+            self.key_listener.bound_keys = keys
+
+    # ---- keyboard and live region ----------------------------------------------------------
+    def press_key(self, key: str) -> None:
+        """What a key press on the page does (``d``, ``s``, ``1``, ``n``): the click of the
+        button bound to it, if that button is usable now; nothing otherwise."""
+        self._guarded(lambda: press(self._key_bindings, key))()
+
+    def _on_key(self, key: str) -> None:
+        self.press_key(key)
+
+    def _announce(self, engine: Engine, view: Any, human_to_move: bool) -> None:
+        """Say what changed in the live region: one's own draw as "7♥: turn total 19.", else
+        the message (bots' moves, a bust, a stop); then, for a human to move with the coach
+        on, the coach's bust chance and recommendation as the panel shows them."""
+        steps = len(view.turn_cards) + len(view.turn_dice)
+        before_engine, before_log, before_steps = self._announced
+        same_turn = before_engine == id(engine) and steps == before_steps + 1
+        self._announced = (id(engine), len(engine.log), steps)
+        if (same_turn and human_to_move and not self._message_is_error
+                and len(engine.log) == before_log + 1):
+            step = (view.turn_cards[-1].label if view.turn_cards
+                    else f"Rolled {view.turn_dice[-1]}")
+            lead = draw_sentence(step, view.turn_total)
+        else:
+            lead = self.message
+            if engine.is_over:
+                names = ", ".join(self._seat_name(p) for p in engine.winners()) or "nobody"
+                lead += f" Game over. Winner: {names}."
+            elif human_to_move and not self._thinking:
+                lead += (f" {self._seat_name(engine.current_player)} to move, turn total "
+                         f"{view.turn_total}.")
+        coach_on = (self.coach == "always" and human_to_move and not self._thinking
+                    and not engine.is_over)
+        best = self.panel.recommended
+        self.announcer.moment((id(engine), len(engine.log), self.message, coach_on), lead,
+                              self.panel.p_bust_exact,
+                              engine.action_label(best) if best else "", coach_on)
+
+    def _on_recommended(self, change: Any) -> None:
+        """The coach's recommendation worked out after the sentence: said then."""
+        engine = self.engine
+        try:
+            if engine is not None and change["new"]:
+                self.announcer.best_known(engine.action_label(change["new"]))
+        except Exception:  # an announcement is never worth a failure
+            return
 
     @property
     def action_buttons(self) -> dict[str, widgets.Button]:
