@@ -132,12 +132,12 @@ def _rank_token(token: Any, where: str, dice: int) -> str:
     text = str(token).strip().upper()
     if dice:
         if not text.isdigit() or not 1 <= int(text) <= dice:
-            raise OptionError(f"rules field {where!r}: {token!r} is not a face of the {dice}-sided "
-                              f"die (1-{dice})")
+            raise OptionError(f"rules field {where!r}: {quoted(token)} is not a face of the "
+                              f"{dice}-sided die (1-{dice})")
         return str(int(text))
     text = "T" if text == "10" else text
     if text not in (*RANKS, JOKER):
-        raise OptionError(f"rules field {where!r}: {token!r} is not a rank "
+        raise OptionError(f"rules field {where!r}: {quoted(token)} is not a rank "
                           "(A 2-9 T/10 J Q K, JK for a joker)")
     return text
 
@@ -146,7 +146,7 @@ def _suit_token(token: Any, where: str) -> str:
     text = str(token).strip()
     suit = _SUIT_ALIASES.get(text.lower(), _SUIT_ALIASES.get(text, text.lower()))
     if suit not in SUITS:
-        raise OptionError(f"rules field {where!r}: {token!r} is not a suit (s h d c)")
+        raise OptionError(f"rules field {where!r}: {quoted(token)} is not a suit (s h d c)")
     return suit
 
 
@@ -207,12 +207,12 @@ def _as_tuple(value: Any, where: str) -> tuple[Any, ...]:
         return tuple(p for p in value.replace(",", " ").split() if p)
     if isinstance(value, (list, tuple)):
         return tuple(value)
-    raise OptionError(f"rules field {where!r}: expected a list, not {value!r}")
+    raise OptionError(f"rules field {where!r}: expected a list, not {quoted(value)}")
 
 
 def _whole(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"rules field {where!r}: expected a whole number, not {value!r}")
+        raise OptionError(f"rules field {where!r}: expected a whole number, not {quoted(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f"at least {low}"
         raise OptionError(f"rules field {where!r}: {value} is out of range ({span})")
@@ -273,7 +273,7 @@ class RuleSet(Variant):
         _whole(self.jokers, "jokers", 0, 2)
         for name in ("first_draw_safe", "allies_persist", "reshuffle_each_turn"):
             if not isinstance(getattr(self, name), bool):
-                raise OptionError(f"rules field {name!r}: expected true or false, "
+                raise OptionError(f"rules field {quoted(name)}: expected true or false, "
                                   f"not {getattr(self, name)!r}")
         set_(self, "remove_ranks", _ordered(
             (_rank_token(r, "remove_ranks", 0) for r in _as_tuple(self.remove_ranks,
@@ -300,7 +300,8 @@ class RuleSet(Variant):
         raw = self.values
         pairs = raw.items() if isinstance(raw, Mapping) else raw
         if not isinstance(pairs, Iterable) or isinstance(pairs, str):
-            raise OptionError(f"rules field 'values': expected rank: value pairs, not {raw!r}")
+            raise OptionError("rules field 'values': expected rank: value pairs, "
+                              f"not {quoted(raw)}")
         values: dict[str, int] = {}
         for item in pairs:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -1553,7 +1554,7 @@ def with_changes(rules: RuleSet, **changes: Any) -> RuleSet:
     names = {f.name for f in dataclasses.fields(rules)}
     for key in changes:
         if key not in names:
-            raise OptionError(f"unknown rules field {key!r}")
+            raise OptionError(f"unknown rules field {quoted(key)}")
     return dataclasses.replace(rules, **changes)
 
 

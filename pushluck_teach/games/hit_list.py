@@ -101,6 +101,7 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    comma_list,
     option,
     parse_whole_number,
     register,
@@ -403,7 +404,10 @@ def parse_ace_values(text: str | Iterable[int | str] | None, aces: int, soft: bo
     if soft:
         raise PositionError(
             "--ace-values does not apply with soft_aces (aces count like blackjack)")
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str) and "," in text:
+        tokens: list[int | str] = list(comma_list(text, "--ace-values", PositionError))
+    else:
+        tokens = text.split() if isinstance(text, str) else list(text)
     values: list[int | None] = []
     for index, token in enumerate(tokens):
         if str(token).strip() == PENDING_ACE and index == len(tokens) - 1:

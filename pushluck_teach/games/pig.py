@@ -153,7 +153,7 @@ def parse_rolls(text: str | None, die_sides: int) -> tuple[int, ...]:
     for token in text.replace(",", " ").split():
         roll = parse_whole_number(token, "roll", PositionError)
         if not 1 <= roll <= die_sides:
-            raise PositionError(f"bad roll {token!r}: a roll is a whole number 1-{die_sides}")
+            raise PositionError(f"bad roll {quoted(token)}: a roll is a whole number 1-{die_sides}")
         if roll == 1:
             raise PositionError("roll 1 busts the turn: the position is already over")
         rolls.append(roll)
