@@ -507,6 +507,19 @@ LISTED: list[dict[str, Any]] = [
     {"what": "a sweep on an empty scheduler address",
      "argv": ["sweep", "pig", "--option", "target=10..20:10", "--scheduler", ""],
      "names": "bad scheduler address ''"},
+    {"what": "a rule file naming its game with a NUL character (accepted before)",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "control_in_name.json"],
+     "names": "control character"},
+    {"what": "a rule file naming its game with half a character pair (accepted; a page "
+             "cannot send it)",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "half_pair_name.json"],
+     "names": "'\\ud83c'"},
+    {"what": "a built game's name with a tab, on the command line",
+     "argv": ["odds", "custom", "--option", "name=My\tgame"], "names": "'My\\tgame'"},
+    {"what": "a rule file with a number overflowing to infinity (said 'inf is not of type' "
+             "before)",
+     "argv": ["odds", "custom", "--rules", BAD_RULES + "overflow_number.json"],
+     "names": "'1e999'"},
 ]
 
 # Values an option refuses, by the option's type; ranges add low-1 and high+1.

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -126,6 +127,12 @@ _SUIT_ALIASES = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "spades": "s", 
 
 # --------------------------------------------------------------------------------------------
 # Parts
+
+
+def _printable(text: str) -> bool:
+    """No control characters (a newline, NUL...) and no lone surrogate (text that cannot be
+    written as UTF-8 to a page or a terminal)."""
+    return all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in text)
 
 
 def _rank_token(token: Any, where: str, dice: int) -> str:
@@ -267,6 +274,9 @@ class RuleSet(Variant):
         set_ = object.__setattr__
         if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 60:
             raise OptionError("rules field 'name': a name of 1-60 characters")
+        if not _printable(self.name):
+            raise OptionError(f"rules field 'name': {quoted(self.name)} holds a control "
+                              "character or half a character pair (write plain text)")
         set_(self, "name", self.name.strip())
         dice = _whole(self.dice, "dice", 0, MAX_DICE_FACES)
         _whole(self.decks, "decks", 1, MAX_DECKS)
