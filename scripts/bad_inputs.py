@@ -520,6 +520,22 @@ LISTED: list[dict[str, Any]] = [
              "before)",
      "argv": ["odds", "custom", "--rules", BAD_RULES + "overflow_number.json"],
      "names": "'1e999'"},
+    # ---- the API given values of the wrong kind (TypeError or AttributeError before) ---------
+    {"what": "API: cards given as a number",
+     "api": {"game": "hit-list", "position": {"drawn": 3.0}}, "error": "CardError",
+     "names": "3.0"},
+    {"what": "API: a list of cards holding a number",
+     "api": {"game": "captain-seven", "position": {"removed": ["Ah", 7]}}, "error": "CardError",
+     "names": "bad card 7"},
+    {"what": "API: Pig rolls given as a number",
+     "api": {"game": "pig", "position": {"drawn": 1e308}}, "error": "PositionError",
+     "names": "1e+308"},
+    {"what": "API: Incan Gold thresholds given as one number",
+     "api": {"game": "incan-gold", "position": {"others": 5}}, "error": "PositionError",
+     "names": "others 5"},
+    {"what": "API: Hit List ace values given as infinity",
+     "api": {"game": "hit-list", "position": {"drawn": "Ah", "ace_values": float("inf")}},
+     "error": "PositionError", "names": "inf"},
 ]
 
 # Values an option refuses, by the option's type; ranges add low-1 and high+1.

@@ -315,7 +315,7 @@ class RuleSet(Variant):
         values: dict[str, int] = {}
         for item in pairs:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise OptionError(f"rules field 'values': bad entry {item!r}")
+                raise OptionError(f"rules field 'values': bad entry {quoted(item)}")
             rank = _rank_token(item[0], "values", dice)
             values[rank] = _whole(item[1], f"values.{rank}", 0, MAX_VALUE)
         order = self.faces if dice else (*RANKS, JOKER)

@@ -1155,8 +1155,11 @@ def parse_others(text: str | Sequence[int] | None) -> tuple[int, ...]:
             raise PositionError("others is empty: give each other explorer's threshold "
                                 "(e.g. others=5,10), or leave others out to play alone")
         tokens: list[Any] = re.split(r"\s*,\s*|\s+", text.strip())
-    else:
+    elif isinstance(text, (list, tuple)):
         tokens = list(text)
+    else:
+        raise PositionError(f"others {quoted(text)}: give the thresholds as text such as "
+                            "'5,10' or a list of whole numbers")
     values = []
     for token in tokens:
         if isinstance(token, str):
