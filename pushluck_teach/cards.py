@@ -127,7 +127,15 @@ def parse_cards(text: str | Iterable[str | Card] | None) -> tuple[Card, ...]:
     if text is None:
         return ()
     tokens: Iterable[str | Card]
-    tokens = [t for t in re.split(r"[\s,]+", text) if t] if isinstance(text, str) else text
+    if isinstance(text, str):
+        tokens = [t for t in re.split(r"[\s,]+", text) if t]
+    elif isinstance(text, Iterable) and not isinstance(text, (bytes, bytearray)):
+        tokens = list(text)
+    else:
+        raise CardError(f"cards {quoted(text)}: give text such as 'Ah 5s' or a list of cards")
+    for token in tokens:
+        if not isinstance(token, (str, Card)):
+            raise CardError(f"bad card {quoted(token)}: a card is text such as 'Ah' or '10♦'")
     return tuple(t if isinstance(t, Card) else parse_card(t) for t in tokens)
 
 

@@ -327,7 +327,7 @@ def sweep_command(args: argparse.Namespace) -> int:
                            "give the swept option once")
     variant = variant_from_args(spec, fixed, args)
     if key not in variant.options():
-        raise CliError(f"unknown option {key!r} for {spec.name} "
+        raise CliError(f"unknown option {quoted(key)} for {spec.name} "
                        f"(options: {', '.join(variant.options())})")
     if not 1 <= args.workers <= MAX_WORKERS:
         raise CliError(f"--workers must be 1-{MAX_WORKERS} (local processes), not "

@@ -91,10 +91,36 @@ FAULTS = (
           "second = 1 - float(evaluate_match(variant, rule, against).p_win_first)",
           ("tests/test_lessons.py", "tests/test_lesson_numbers.py",
            "tests/test_reference_lessons.py")),
+    Fault("Lesson 2: the question asks the chance to survive, not to bust",
+          "pushluck_teach/ui/lessons/next_card.py",
+          "self.question.set_answer(facts.p_bust)", "self.question.set_answer(1 - facts.p_bust)",
+          ("tests/test_lessons.py", "tests/test_lesson_numbers.py",
+           "tests/test_reference_lessons.py")),
+    Fault("Lesson 3: one draw too many expected", "pushluck_teach/ui/lessons/markov_chain.py",
+          "self.question.set_answer(facts.expected_draws)",
+          "self.question.set_answer(facts.expected_draws + 1)",
+          ("tests/test_lessons.py", "tests/test_lesson_numbers.py",
+           "tests/test_reference_lessons.py")),
+    Fault("Lesson 4: the answer is stopping's value, not one more draw's",
+          "pushluck_teach/ui/lessons/when_to_stop.py",
+          "self.question.set_answer(facts.ev_draw_once)",
+          "self.question.set_answer(facts.ev_stop)",
+          ("tests/test_lessons.py", "tests/test_lesson_numbers.py",
+           "tests/test_reference_lessons.py")),
+    Fault("Lesson 5: the rule's difference taken the wrong way round",
+          "pushluck_teach/ui/lessons/rule_variants.py",
+          "self.question.set_answer(sides[1][1].ev_optimal - sides[0][1].ev_optimal)",
+          "self.question.set_answer(sides[0][1].ev_optimal - sides[1][1].ev_optimal)",
+          ("tests/test_lessons.py", "tests/test_lesson_numbers.py",
+           "tests/test_reference_lessons.py")),
     Fault("Lessons: a typed decimal accepted three times too far off",
           "pushluck_teach/ui/lessons/answers.py",
-          "    if abs(value - exact) <= tolerance:", "    if abs(value - exact) <= 3 * tolerance:",
-          ("tests/test_lessons.py", "tests/test_lesson_numbers.py")),
+          "        if abs(typed.value - exact) <= self.tolerance:\n            return True",
+          "        if abs(typed.value - exact) <= 3 * self.tolerance:\n            return True",
+          ("tests/test_lessons.py::test_check_answer",
+           "tests/test_lessons.py::test_one_rule_for_a_whole_game_chance",
+           "tests/test_lessons.py::test_one_rule_for_an_expected_value",
+           "tests/test_lessons.py::test_any_decimal_or_percentage_near_a_probability_is_right")),
 )
 
 
@@ -135,8 +161,13 @@ def baseline_failures(copy: Path, tests: tuple[str, ...], timeout: float) -> lis
     env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
     command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider",
                "-q", "-m", "not slow and not browser", "--no-header", "-rfE", *tests]
-    done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True,
-                          timeout=timeout * 2)
+    try:
+        done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True,
+                              timeout=timeout * 2)
+    except subprocess.TimeoutExpired:
+        print(f"the clean run of {' '.join(tests)} took over {timeout * 2:.0f} s: nothing "
+              "deselected", flush=True)
+        return []
     return re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout, flags=re.M)
 
 
@@ -161,6 +192,7 @@ def main() -> int:
             original = target.read_text(encoding="utf-8")
             if original.count(fault.old) != 1:
                 rows.append((fault.name, fault.path, "FAULT NOT APPLIED (text not found once)"))
+                print(f"{fault.name}: FAULT NOT APPLIED (text not found once)", flush=True)
                 continue
             if fault.tests not in clean:
                 clean[fault.tests] = baseline_failures(copy, fault.tests, args.timeout)
@@ -189,7 +221,7 @@ def main() -> int:
     print()
     for row in [("fault", "where", "caught by"), tuple("-" * w for w in widths), *rows]:
         print(" | ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
-    return 0 if all("NOT" not in r[2] for r in rows) else 1
+    return 0 if all("NOT" not in r[2] for r in rows) else 1  # NOT CAUGHT, NOT APPLIED
 
 
 if __name__ == "__main__":

@@ -307,8 +307,21 @@ def coerce_option(key: str, text: str, hint: Any) -> Any:
     if hint is str:
         return text
     if origin is tuple:
-        return tuple(part.strip() for part in text.split(",") if part.strip())
+        return comma_list(text, f"option {key!r}", OptionError)
     raise OptionError(f"option {key!r} cannot be set from text")
+
+
+def comma_list(text: str, what: str, error: type[RulesError]) -> tuple[str, ...]:
+    """The entries of a comma-separated list (``"a, b"``; empty text: no entries).  An empty
+    entry (``"a,,b"``, ``","``, ``"a,"``) is refused with ``error`` naming ``what``: a value
+    left out is a mistake, not a shorter list."""
+    if not text.strip():
+        return ()
+    parts = tuple(part.strip() for part in text.split(","))
+    if not all(parts):
+        raise error(f"{what}: {quoted(text)} has an empty entry (write the entries with one "
+                    "comma between them, e.g. a,b)")
+    return parts
 
 
 # --------------------------------------------------------------------------------------------

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -128,16 +129,22 @@ _SUIT_ALIASES = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "spades": "s", 
 # Parts
 
 
+def _printable(text: str) -> bool:
+    """No control characters (a newline, NUL...) and no lone surrogate (text that cannot be
+    written as UTF-8 to a page or a terminal)."""
+    return all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in text)
+
+
 def _rank_token(token: Any, where: str, dice: int) -> str:
     text = str(token).strip().upper()
     if dice:
         if not text.isdigit() or not 1 <= int(text) <= dice:
-            raise OptionError(f"rules field {where!r}: {token!r} is not a face of the {dice}-sided "
-                              f"die (1-{dice})")
+            raise OptionError(f"rules field {where!r}: {quoted(token)} is not a face of the "
+                              f"{dice}-sided die (1-{dice})")
         return str(int(text))
     text = "T" if text == "10" else text
     if text not in (*RANKS, JOKER):
-        raise OptionError(f"rules field {where!r}: {token!r} is not a rank "
+        raise OptionError(f"rules field {where!r}: {quoted(token)} is not a rank "
                           "(A 2-9 T/10 J Q K, JK for a joker)")
     return text
 
@@ -146,7 +153,7 @@ def _suit_token(token: Any, where: str) -> str:
     text = str(token).strip()
     suit = _SUIT_ALIASES.get(text.lower(), _SUIT_ALIASES.get(text, text.lower()))
     if suit not in SUITS:
-        raise OptionError(f"rules field {where!r}: {token!r} is not a suit (s h d c)")
+        raise OptionError(f"rules field {where!r}: {quoted(token)} is not a suit (s h d c)")
     return suit
 
 
@@ -207,12 +214,12 @@ def _as_tuple(value: Any, where: str) -> tuple[Any, ...]:
         return tuple(p for p in value.replace(",", " ").split() if p)
     if isinstance(value, (list, tuple)):
         return tuple(value)
-    raise OptionError(f"rules field {where!r}: expected a list, not {value!r}")
+    raise OptionError(f"rules field {where!r}: expected a list, not {quoted(value)}")
 
 
 def _whole(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"rules field {where!r}: expected a whole number, not {value!r}")
+        raise OptionError(f"rules field {where!r}: expected a whole number, not {quoted(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f"at least {low}"
         raise OptionError(f"rules field {where!r}: {value} is out of range ({span})")
@@ -267,13 +274,16 @@ class RuleSet(Variant):
         set_ = object.__setattr__
         if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 60:
             raise OptionError("rules field 'name': a name of 1-60 characters")
+        if not _printable(self.name):
+            raise OptionError(f"rules field 'name': {quoted(self.name)} holds a control "
+                              "character or half a character pair (write plain text)")
         set_(self, "name", self.name.strip())
         dice = _whole(self.dice, "dice", 0, MAX_DICE_FACES)
         _whole(self.decks, "decks", 1, MAX_DECKS)
         _whole(self.jokers, "jokers", 0, 2)
         for name in ("first_draw_safe", "allies_persist", "reshuffle_each_turn"):
             if not isinstance(getattr(self, name), bool):
-                raise OptionError(f"rules field {name!r}: expected true or false, "
+                raise OptionError(f"rules field {quoted(name)}: expected true or false, "
                                   f"not {getattr(self, name)!r}")
         set_(self, "remove_ranks", _ordered(
             (_rank_token(r, "remove_ranks", 0) for r in _as_tuple(self.remove_ranks,
@@ -300,11 +310,12 @@ class RuleSet(Variant):
         raw = self.values
         pairs = raw.items() if isinstance(raw, Mapping) else raw
         if not isinstance(pairs, Iterable) or isinstance(pairs, str):
-            raise OptionError(f"rules field 'values': expected rank: value pairs, not {raw!r}")
+            raise OptionError("rules field 'values': expected rank: value pairs, "
+                              f"not {quoted(raw)}")
         values: dict[str, int] = {}
         for item in pairs:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise OptionError(f"rules field 'values': bad entry {item!r}")
+                raise OptionError(f"rules field 'values': bad entry {quoted(item)}")
             rank = _rank_token(item[0], "values", dice)
             values[rank] = _whole(item[1], f"values.{rank}", 0, MAX_VALUE)
         order = self.faces if dice else (*RANKS, JOKER)
@@ -1557,7 +1568,7 @@ def with_changes(rules: RuleSet, **changes: Any) -> RuleSet:
     names = {f.name for f in dataclasses.fields(rules)}
     for key in changes:
         if key not in names:
-            raise OptionError(f"unknown rules field {key!r}")
+            raise OptionError(f"unknown rules field {quoted(key)}")
     return dataclasses.replace(rules, **changes)
 
 

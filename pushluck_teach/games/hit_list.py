@@ -102,6 +102,7 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    comma_list,
     option,
     parse_whole_number,
     register,
@@ -404,7 +405,15 @@ def parse_ace_values(text: str | Iterable[int | str] | None, aces: int, soft: bo
     if soft:
         raise PositionError(
             "--ace-values does not apply with soft_aces (aces count like blackjack)")
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str) and "," in text:
+        tokens: list[int | str] = list(comma_list(text, "--ace-values", PositionError))
+    elif isinstance(text, str):
+        tokens = text.split()
+    elif isinstance(text, (list, tuple)):
+        tokens = list(text)
+    else:
+        raise PositionError(f"--ace-values {quoted(text)}: give text such as '11,1' or a list "
+                            "of 1s and 11s")
     values: list[int | None] = []
     for index, token in enumerate(tokens):
         if str(token).strip() == PENDING_ACE and index == len(tokens) - 1:

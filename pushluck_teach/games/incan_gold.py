@@ -1155,8 +1155,11 @@ def parse_others(text: str | Sequence[int] | None) -> tuple[int, ...]:
             raise PositionError("others is empty: give each other explorer's threshold "
                                 "(e.g. others=5,10), or leave others out to play alone")
         tokens: list[Any] = re.split(r"\s*,\s*|\s+", text.strip())
-    else:
+    elif isinstance(text, (list, tuple)):
         tokens = list(text)
+    else:
+        raise PositionError(f"others {quoted(text)}: give the thresholds as text such as "
+                            "'5,10' or a list of whole numbers")
     values = []
     for token in tokens:
         if isinstance(token, str):
@@ -1166,7 +1169,7 @@ def parse_others(text: str | Sequence[int] | None) -> tuple[int, ...]:
             token = parse_whole_number(token, "threshold in others (e.g. others=5,10)",
                                        PositionError)
         if isinstance(token, bool) or not isinstance(token, int) or token < 0:
-            raise PositionError(f"bad threshold {token!r} in others: a threshold is a whole "
+            raise PositionError(f"bad threshold {quoted(token)} in others: a threshold is a whole "
                                 "number of gems, 0 or more")
         values.append(token)
     if len(values) > OTHERS_MAX:
@@ -1284,7 +1287,7 @@ def _state_position(variant: IncanGoldVariant, deck: RoundDeck, flips: Sequence[
             value = parse_whole_number(value, f"--{what}", PositionError)
         value = 0 if value is None else value
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise PositionError(f"bad --{what} {value!r}: a whole number of gems, 0 or more")
+            raise PositionError(f"bad --{what} {quoted(value)}: a whole number of gems, 0 or more")
         counts[what] = value
     if not flips:
         raise PositionError("--carried, --path and --artifacts describe a round in progress: "

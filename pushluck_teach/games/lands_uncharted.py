@@ -115,11 +115,13 @@ from pushluck_teach.games.base import (
     TurnModel,
     TurnRecord,
     Variant,
+    comma_list,
     option,
     parse_whole_number,
     register,
     whole_number,
 )
+from pushluck_teach.quoting import quoted
 
 GAME = "lands-uncharted"
 DECLARE = "declare"
@@ -195,11 +197,11 @@ def _normalise_cursed(value: Any) -> tuple[str, ...]:
     if value is True:
         return CURSED_NAMES
     if isinstance(value, str):
-        value = tuple(p.strip() for p in value.split(",") if p.strip())
+        value = comma_list(value, "option 'cursed_idol'", OptionError)
     if not isinstance(value, (tuple, list, set, frozenset)):
         raise OptionError(
             f"option 'cursed_idol' must be off, all, or a list of queens "
-            f"({', '.join(CURSED_NAMES)}), not {value!r}"
+            f"({', '.join(CURSED_NAMES)}), not {quoted(value)}"
         )
     words = [str(v).strip().lower() for v in value]
     if len(words) == 1 and words[0] in _ALL_WORDS:
@@ -210,7 +212,7 @@ def _normalise_cursed(value: Any) -> tuple[str, ...]:
     for word in words:
         if word not in _NAME_TO_SUIT:
             raise OptionError(
-                f"bad queen {word!r} in option 'cursed_idol': use {', '.join(CURSED_NAMES)}, "
+                f"bad queen {quoted(word)} in option 'cursed_idol': use {', '.join(CURSED_NAMES)}, "
                 "all, or off"
             )
         suits.add(_NAME_TO_SUIT[word])

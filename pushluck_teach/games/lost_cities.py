@@ -87,6 +87,7 @@ from pushluck_teach.games.base import (
     parse_whole_number,
     register,
 )
+from pushluck_teach.quoting import quoted
 
 GAME = "lost-cities"
 COLOURS: tuple[str, ...] = ("Y", "B", "W", "G", "R")
@@ -168,8 +169,8 @@ def _parse_rank(text: str, token: str) -> int:
         return HANDSHAKE
     if text.isascii() and text.isdigit() and int(text) in NUMBERS:
         return int(text)
-    raise PositionError(f"bad card {token!r}: write colour (Y B W G R) + rank (H, 2-10), e.g. "
-                        f"R4, GH, B10 (in an expedition the colour may be left out)")
+    raise PositionError(f"bad card {quoted(token)}: write colour (Y B W G R) + rank (H, 2-10), "
+                        f"e.g. R4, GH, B10 (in an expedition the colour may be left out)")
 
 
 def parse_card(token: str, colour: str | None = None) -> LCCard:
@@ -182,13 +183,13 @@ def parse_card(token: str, colour: str | None = None) -> LCCard:
         card = LCCard.of(head, _parse_rank(text[1:], token))
         if colour is not None and card.colour != colour:
             raise PositionError(
-                f"card {token!r} is {COLOUR_NAMES[card.colour]}, not {COLOUR_NAMES[colour]}"
+                f"card {quoted(token)} is {COLOUR_NAMES[card.colour]}, not {COLOUR_NAMES[colour]}"
             )
         return card
     if colour is not None:
         return LCCard.of(colour, _parse_rank(text, token))
     raise PositionError(
-        f"bad card {token!r}: write colour (Y B W G R) + rank (H, 2-10), e.g. R4, GH, B10"
+        f"bad card {quoted(token)}: write colour (Y B W G R) + rank (H, 2-10), e.g. R4, GH, B10"
     )
 
 
@@ -208,7 +209,7 @@ def parse_colour(text: str) -> str:
     for code, name in COLOUR_NAMES.items():
         if low in (code.lower(), name):
             return code
-    raise PositionError(f"bad colour {text!r}: one of Y B W G R")
+    raise PositionError(f"bad colour {quoted(text)}: one of Y B W G R")
 
 
 def cards_text(cards: Iterable[LCCard]) -> str:

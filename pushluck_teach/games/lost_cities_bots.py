@@ -46,6 +46,7 @@ from pushluck_teach.games.lost_cities import (
     parse_card,
     score_from_counts,
 )
+from pushluck_teach.quoting import quoted
 
 FULL_DECK = full_deck()
 
@@ -532,7 +533,8 @@ def make_bot(name: str, seed: random.Random | int | None = 0) -> Any:
     try:
         return BOTS[name](seed)
     except KeyError:
-        raise RulesError(f"unknown Lost Cities bot {name!r} (bots: {', '.join(BOTS)})") from None
+        raise RulesError(f"unknown Lost Cities bot {quoted(name)} "
+                         f"(bots: {', '.join(BOTS)})") from None
 
 
 __all__ = ["BOTS", "OddsBot", "RuleOfThumbBot", "SearchBot", "Seat", "evaluate_end",

@@ -147,13 +147,22 @@ class PigTurnModel(TurnModel[PigState]):
 
 def parse_rolls(text: str | None, die_sides: int) -> tuple[int, ...]:
     """Parse Pig rolls such as ``"3 5 6"``; a 1 (a bust) or a face off the die is an error."""
-    if not text:
+    if text is None:
         return ()
+    if isinstance(text, str):
+        tokens = text.replace(",", " ").split()
+    elif isinstance(text, (list, tuple)):
+        tokens = [str(t) if isinstance(t, int) and not isinstance(t, bool) else t for t in text]
+    else:
+        tokens = [text]
     rolls = []
-    for token in text.replace(",", " ").split():
+    for token in tokens:
+        if not isinstance(token, str):
+            raise PositionError(f"bad roll {quoted(token)}: a roll is a whole number "
+                                f"1-{die_sides}")
         roll = parse_whole_number(token, "roll", PositionError)
         if not 1 <= roll <= die_sides:
-            raise PositionError(f"bad roll {token!r}: a roll is a whole number 1-{die_sides}")
+            raise PositionError(f"bad roll {quoted(token)}: a roll is a whole number 1-{die_sides}")
         if roll == 1:
             raise PositionError("roll 1 busts the turn: the position is already over")
         rolls.append(roll)

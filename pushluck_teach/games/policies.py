@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pushluck_teach.games.base import RulesError, parse_whole_number
+from pushluck_teach.quoting import quoted
 
 TURN_OPTIMAL = "turn-optimal"
 WIN_OPTIMAL = "win-optimal"
@@ -95,9 +96,9 @@ class PolicyText:
         name, sep, arg = str(text).strip().partition(":")
         name = name.strip().lower()
         if not name:
-            raise PolicyError(f"bad policy {text!r}: write NAME or NAME:N")
+            raise PolicyError(f"bad policy {quoted(text)}: write NAME or NAME:N")
         if sep and not arg.strip():
-            raise PolicyError(f"bad policy {text!r}: nothing after ':'")
+            raise PolicyError(f"bad policy {quoted(text)}: nothing after ':'")
         return cls(name, arg.strip() if sep else None)
 
     def int_arg(self, low: int = 1) -> int:
@@ -134,7 +135,7 @@ def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
         return Policy(THRESHOLD, PRESET_THRESHOLDS[name], name)
     if name in extra:
         if typed.arg is not None:
-            raise PolicyError(f"policy {name!r} takes no argument")
+            raise PolicyError(f"policy {quoted(name)} takes no argument")
         return Policy(name, None, shown)
     kind = optimal if name == "optimal" else ALIASES.get(name)
     if kind is None:
@@ -142,7 +143,7 @@ def parse_policy(text: str | Policy, *, optimal: str = TURN_OPTIMAL,
     if kind in WITH_NUMBER:
         return Policy(kind, typed.int_arg(1), shown)
     if typed.arg is not None:
-        raise PolicyError(f"policy {name!r} takes no argument")
+        raise PolicyError(f"policy {quoted(name)} takes no argument")
     return Policy(kind, None, shown)
 
 

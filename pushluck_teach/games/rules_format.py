@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import os
 import stat
 import zlib
@@ -307,6 +308,15 @@ def _refuse_constant(name: str) -> Any:
     raise RulesError(f"rule file: {name} is not a number JSON allows")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused when it overflows (``1e999``
+    would be read as infinity)."""
+    value = float(text)
+    if math.isinf(value):
+        raise RulesError(f"rule file: the number {quoted(text)} is far too large")
+    return value
+
+
 def _nesting(text: str) -> int:
     """How deep the brackets of a JSON text nest (outside strings), counted without parsing."""
     depth = deepest = 0
@@ -342,7 +352,7 @@ def rules_from_json(text: str) -> Variant:
         raise RulesError(f"rule file: nested more than {MAX_DEPTH} deep (a rule file needs 4)")
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys,
-                          parse_constant=_refuse_constant)
+                          parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise RulesError(f"rule file: not JSON ({exc.msg} at line {exc.lineno} column "
                          f"{exc.colno})") from None
@@ -383,7 +393,7 @@ def read_rules_file(path: str | os.PathLike[str]) -> str:
         raise RulesError(f"rule file {shown}: longer than a rule file can be "
                          f"({MAX_TEXT:,} characters)")
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is dropped
     except UnicodeDecodeError:
         raise RulesError(f"rule file {shown} is not UTF-8 text") from None
 

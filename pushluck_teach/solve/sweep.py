@@ -46,7 +46,7 @@ from pushluck_teach.games.base import (
     get_game,
     parse_whole_number,
 )
-from pushluck_teach.quoting import quoted
+from pushluck_teach.quoting import one_line, quoted
 from pushluck_teach.solve.stop_rule import describe_stop_rule
 from pushluck_teach.solve.turn import TurnSolver
 
@@ -160,8 +160,8 @@ def check_sweep(variant: Variant, key: str, values: Sequence[Any]) -> None:
         info = type(variant).option_info(key)
         kind = ("yes/no (true or false)" if hint is bool else
                 f"a word ({info.allowed(hint)})" if info.choices else "text")
-        raise OptionError(f"option {key!r} is {kind}, not a whole number: a range A..B sweeps "
-                          "whole-number options only")
+        raise OptionError(f"option {quoted(key)} is {kind}, not a whole number: a range A..B "
+                          "sweeps whole-number options only")
     for value in values:
         try:
             point_variant(variant, key, value)
@@ -324,6 +324,26 @@ def _run_processes(workers: int, job: tuple[Any, ...], flags: dict[str, Any],
     return done, stopped
 
 
+#: How long a sweep waits for a dask scheduler to answer before it says it cannot reach it.
+SCHEDULER_SECONDS = 5
+
+
+def check_scheduler_address(address: Any) -> None:
+    """Refuse a scheduler address that names no port (``host:port``, ``tcp://host:port``,
+    ``tls://host:port``; the port 1-65535) before any connection is tried."""
+    text = str(address).strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme not in ("tcp", "tls"):
+        return  # another transport (inproc, ucx...): dask reads it
+    host, colon, port = rest.rpartition(":")
+    if (not colon or not host.strip("[]") or not (port.isascii() and port.isdigit())
+            or len(port) > 5 or not 1 <= int(port) <= 65535):
+        raise OptionError(f"bad scheduler address {quoted(text)}: write host:port with a port "
+                          "1-65535, e.g. tcp://127.0.0.1:8786")
+
+
 def _run_dask(scheduler: Any, job: tuple[Any, ...], flags: dict[str, Any],
               values: tuple[Any, ...], progress: Progress | None,
               stop: StopFlag | None) -> tuple[dict[int, SweepPoint], bool]:
@@ -333,10 +353,13 @@ def _run_dask(scheduler: Any, job: tuple[Any, ...], flags: dict[str, Any],
         raise OptionError("a scheduler needs dask.distributed: pip install "
                           "'pushluck_teach[lab]'") from None
     own = not isinstance(scheduler, Client)
+    if own:
+        check_scheduler_address(scheduler)
     try:
-        client = Client(scheduler, timeout=10) if own else scheduler
+        client = Client(scheduler, timeout=SCHEDULER_SECONDS) if own else scheduler
     except (OSError, TimeoutError, ValueError) as exc:
-        raise OptionError(f"cannot reach the dask scheduler {scheduler!r}: {exc}") from None
+        raise OptionError(f"cannot reach the dask scheduler {quoted(scheduler)}: "
+                          f"{one_line(str(exc))}") from None
     done: dict[int, SweepPoint] = {}
     stopped = False
     try:
