@@ -107,14 +107,15 @@ def walk_lost_cities(page) -> None:
 
 
 def walk_lesson(page) -> None:
-    """A lesson: its first check-yourself question answered (wrong), its answer shown."""
-    answers = page.locator(".pushluck-lesson-answer input")
+    """A lesson: its first check-yourself question answered (wrong), its answer shown (a
+    question projector mode folds away is left as it is)."""
+    answers = page.locator(".pushluck-lesson-answer input:visible")
     if answers.count():
         answers.first.fill("0.5")
         answers.first.press("Enter")
         page.wait_for_selector(".pushluck-lesson-feedback :text-matches('.')", timeout=WALK_MS)
-    _click_enabled(page, ".pushluck-lesson-show")
-    _click_enabled(page, ".pushluck-lesson-add")
+    _click_enabled(page, ".pushluck-lesson-show:visible")
+    _click_enabled(page, ".pushluck-lesson-add:visible")
 
 
 def walk_lab(page) -> None:
