@@ -118,7 +118,9 @@ function asArray(values) {
 
 /* A table of a chart's own data: one row per x (or label), one column per trace. */
 function dataTable(plot) {
-  const traces = (plot.data || []).filter((t) => t.visible !== false && t.visible !== "legendonly");
+  /* traces shown and read (a graph's edges, drawn without hover text, are left out) */
+  const traces = (plot.data || []).filter((t) => t.visible !== false &&
+    t.visible !== "legendonly" && t.hoverinfo !== "skip");
   const table = document.createElement("table");
   const caption = document.createElement("caption");
   caption.textContent = "Numbers for this chart: " + chartTitle(plot);
@@ -140,6 +142,7 @@ function dataTable(plot) {
     const value = asArray(horizontal(t) ? t.x : t.y);
     const map = new Map();
     value.forEach((v, i) => {
+      if (v === null || v === undefined || (along.length && along[i] == null)) { return; }
       const key = cellText(along.length ? along[i] : i + 1);
       if (!map.has(key)) { keys.push(key); }
       map.set(key, cellText(v));
@@ -148,10 +151,10 @@ function dataTable(plot) {
   });
   const unique = [...new Set(keys)].slice(0, 80);
   const head = table.createTHead().insertRow();
-  const first = plot.layout && plot.layout.xaxis && plot.layout.xaxis.title;
+  const title = plot.layout && plot.layout.xaxis && plot.layout.xaxis.title;
   const th0 = document.createElement("th");
   th0.scope = "col";
-  th0.textContent = cellText(first && (first.text || first)) || "x";
+  th0.textContent = cellText(typeof title === "string" ? title : title && title.text) || "x";
   head.appendChild(th0);
   traces.forEach((t, i) => {
     const th = document.createElement("th");
@@ -164,7 +167,7 @@ function dataTable(plot) {
     const row = body.insertRow();
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = key;
+    th.textContent = key || "(none)";
     row.appendChild(th);
     for (const column of columns) { row.insertCell().textContent = column.get(key) || ""; }
   }
