@@ -109,10 +109,17 @@ function cellText(value) {
   return String(value).replace(/<[^>]*>/g, " ");
 }
 
+const TYPED = { f8: Float64Array, f4: Float32Array, i4: Int32Array, u4: Uint32Array,
+  i2: Int16Array, u2: Uint16Array, i1: Int8Array, u1: Uint8Array, u1c: Uint8ClampedArray };
+
 function asArray(values) {
   if (!values) { return []; }
   if (Array.isArray(values)) { return values; }
   if (ArrayBuffer.isView(values)) { return Array.from(values); }
+  if (typeof values.bdata === "string" && TYPED[values.dtype]) {  /* plotly's typed array */
+    const bytes = Uint8Array.from(atob(values.bdata), (c) => c.charCodeAt(0));
+    return Array.from(new TYPED[values.dtype](bytes.buffer));
+  }
   return [];
 }
 
