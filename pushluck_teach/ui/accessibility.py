@@ -148,6 +148,15 @@ function dataTable(plot) {
     const along = asArray(horizontal(t) ? t.y : t.x);
     const value = asArray(horizontal(t) ? t.x : t.y);
     const map = new Map();
+    if (t.type === "histogram") {  /* raw samples: how many fall on each value */
+      for (const sample of asArray(horizontal(t) ? t.y : t.x)) {
+        if (sample === null || sample === undefined) { continue; }
+        const key = cellText(sample);
+        if (!map.has(key)) { keys.push(key); }
+        map.set(key, String(Number(map.get(key) || 0) + 1));
+      }
+      return map;
+    }
     value.forEach((v, i) => {
       if (v === null || v === undefined || (along.length && along[i] == null)) { return; }
       const key = cellText(along.length ? along[i] : i + 1);
