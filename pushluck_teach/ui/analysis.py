@@ -42,6 +42,7 @@ from pushluck_teach.games.base import (
 )
 from pushluck_teach.solve.turn import Cancelled, cached_solver, watching
 from pushluck_teach.ui import figures as F
+from pushluck_teach.ui.accessibility import describe_chart
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.projector import PROJECTOR_CHART_FONT, PROJECTOR_CHART_HEIGHT
 from pushluck_teach.ui.theme import STYLESHEET
@@ -380,6 +381,7 @@ class AnalysisPanel(widgets.VBox):
             holder = widgets.Box([fig], layout=widgets.Layout(min_height=f"{F.FIGURE_HEIGHT}px"))
             holder.add_class("pl-figure-holder")
             text.add_class("pl-numbers-text")
+            describe_chart(fig, text)
             box = widgets.VBox([holder, *extra, text], layout=widgets.Layout(margin="4px"))
             box.add_class("pl-cell")
             box.add_class(f"pl-cell-{key}")

@@ -76,14 +76,15 @@ CHART_TITLE_SIZE = (14, 16)
 #: the charts' titles while they show no position (a bot playing, a hidden hand, game over)
 EMPTY_CHART_TITLES = ("Final score", "Chance of each missing card")
 
-#: Suit colours by suit index (a face also carries its suit's name, never colour alone).
+#: Suit colours by suit index (a face also carries its suit's name, never colour alone);
+#: each text colour is at least 4.5:1 against its suit's colour.
 SUIT_COLOURS: tuple[tuple[str, str], ...] = (
     (OKABE_ITO["yellow"], "#1B1B1B"),
     (OKABE_ITO["blue"], "#FFFFFF"),
     ("#FFFFFF", "#1B1B1B"),
-    (OKABE_ITO["bluish_green"], "#FFFFFF"),
-    (OKABE_ITO["vermillion"], "#FFFFFF"),
-    (OKABE_ITO["reddish_purple"], "#FFFFFF"),
+    (OKABE_ITO["bluish_green"], "#000000"),
+    (OKABE_ITO["vermillion"], "#000000"),
+    (OKABE_ITO["reddish_purple"], "#000000"),
     (OKABE_ITO["sky_blue"], "#1B1B1B"),
     (OKABE_ITO["orange"], "#1B1B1B"),
 )
@@ -119,7 +120,7 @@ CARD_TABLE_CSS = f"""
 .pl-chip {{ box-sizing: border-box; min-width: 26px; height: 28px; padding: 0 2px;
   border: 1.5px solid #333; border-radius: 4px; display: inline-flex; align-items: center;
   justify-content: center; font-weight: 700; font-size: 16px; }}
-.pl-board-none {{ color: #767676; font-size: 16px; padding-left: 4px; }}
+.pl-board-none {{ color: #595959; font-size: 16px; padding-left: 4px; }}
 .pl-back {{ box-sizing: border-box; min-width: 34px; height: 26px; padding: 0 4px;
   border: 1.5px solid #333; border-radius: 4px; display: inline-flex; align-items: center;
   justify-content: center; font-weight: 700; font-size: 16px; color: #fff;

@@ -28,6 +28,7 @@ import anywidget
 import ipywidgets as widgets
 from traitlets import Bool, Unicode, observe
 
+from pushluck_teach.ui.accessibility import PageAccessibility
 from pushluck_teach.ui.figures import sync_widget_state
 from pushluck_teach.ui.theme import STYLESHEET
 
@@ -137,7 +138,9 @@ class ProjectorSwitch(widgets.HBox):
         self.query.layout.display = "none"
         style = widgets.HTML(STYLESHEET)
         style.layout.display = "none"
-        children: list[widgets.Widget] = [style, self.toggle, self.query]
+        # every page has a switch: it carries the page's accessibility helper too
+        self.accessibility = PageAccessibility()
+        children: list[widgets.Widget] = [style, self.toggle, self.query, self.accessibility]
         if details:
             children.insert(2, self.details_toggle)
         super().__init__(children, layout=widgets.Layout(flex_flow="row wrap",

@@ -28,6 +28,11 @@ DRAW_ONCE_COLOUR = OKABE_ITO["sky_blue"]
 OTHER_ACTION_COLOUR = OKABE_ITO["reddish_purple"]
 BEST_OUTLINE = OKABE_ITO["black"]
 
+#: Text in the palette's hues, dark enough for 4.5:1 on white (WCAG 2.1 AA): an error or a
+#: wrong answer (vermillion's hue, 6.3:1) and a right answer (bluish green's hue, 5.8:1).
+TEXT_ERROR_COLOUR = "#A63F00"
+TEXT_OK_COLOUR = "#00735A"
+
 #: Card suit colours: a dark red and near-black (they also differ in lightness and shape).
 RED_SUIT = "#B3261E"
 BLACK_SUIT = "#1B1B1B"
@@ -68,6 +73,10 @@ PAGE_CSS = """
   .pushluck-table:not(.pushluck-projector) > .pl-note { grid-area: note; }
   .pushluck-table:not(.pushluck-projector) > .pl-panel { grid-area: panel; }
 }
+/* Text at least 4.5:1 against its background (WCAG 2.1 AA), where the widgets' own theme has
+   less: a folding section's header and a tab's label (grey on grey). */
+.jupyter-widget-Collapse-header, .jupyter-widget-Collapse-header span,
+.lm-TabBar-tab, .lm-TabBar-tabLabel { color: #1a1a1a; }
 /* A button without a width of its own is as wide as its words (never cut). */
 body .jupyter-button:not(.pushluck-action) { width: auto;
   min-width: var(--jp-widgets-inline-width-short); }
@@ -177,7 +186,7 @@ STYLESHEET = f"""
 .pushluck-table .pushluck-risky:not(:disabled) {{ background: {OKABE_ITO['orange']};
   color: #000; border: 2px solid #7A5200; }}
 .pushluck-table .pushluck-safe:not(:disabled) {{ background: {OKABE_ITO['bluish_green']};
-  color: #fff; border: 2px solid #00563F; }}
+  color: #000; border: 2px solid #00563F; }}
 .pushluck-table .pushluck-action:disabled {{ background: #EEEEEE !important;
   color: #8A8A8A !important; border: 2px dashed #B5B5B5 !important; opacity: .6;
   box-shadow: none !important; cursor: not-allowed; }}

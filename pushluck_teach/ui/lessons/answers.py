@@ -30,7 +30,7 @@ import ipywidgets as widgets
 import traitlets
 
 from pushluck_teach.ui.figures import probability_text, value_text
-from pushluck_teach.ui.theme import OKABE_ITO
+from pushluck_teach.ui.theme import TEXT_ERROR_COLOUR, TEXT_OK_COLOUR
 
 Number = Fraction | float | int
 AnswerForm = Literal["fraction", "decimal", "percent"]
@@ -236,7 +236,7 @@ class CheckAnswer(widgets.VBox):
             return False
         ok, message = self.rule.grade(self.text.value, self.answer)
         mark = "✔" if ok else "✘"
-        colour = OKABE_ITO["bluish_green"] if ok else OKABE_ITO["vermillion"]
+        colour = TEXT_OK_COLOUR if ok else TEXT_ERROR_COLOUR
         shown = f" The exact answer: <b>{escape(self.answer_text(self.answer))}</b>." if ok else ""
         self.feedback.value = (f'<span style="color:{colour};font-weight:700">{mark}</span> '
                                f"{escape(message)}{shown}"

@@ -31,7 +31,7 @@ from pushluck_teach.games.base import (
 )
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.ui.figures import base_layout, live_figure, png_config
-from pushluck_teach.ui.theme import OKABE_ITO
+from pushluck_teach.ui.theme import TEXT_ERROR_COLOUR
 
 Number = Fraction | float | int
 #: What bad input raises on the way to a position (the lesson shows it as one line).
@@ -203,7 +203,7 @@ def figures_of(owner: Any) -> list[go.FigureWidget]:
 
 def message_html(text: str, error: bool = False) -> str:
     """The lesson's one-line message (vermillion for an error)."""
-    colour = OKABE_ITO["vermillion"] if error else "#333"
+    colour = TEXT_ERROR_COLOUR if error else "#333"
     return f'<div class="pushluck-lesson-message" style="color:{colour}">{escape(text)}</div>'
 
 

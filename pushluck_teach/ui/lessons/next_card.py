@@ -77,23 +77,27 @@ def bust_path(game: str, cards: Sequence[str], variant: Variant | None = None
 
 def next_card_figure(facts: NextCardFacts | None, title: str = "The next card", *,
                      cards_left: int | None = None) -> go.Figure:
-    """Bars: the probability of each outcome of one more draw; bust outcomes in vermillion.
+    """Bars: the probability of each outcome of one more draw; bust outcomes in vermillion,
+    hatched.
 
     With ``cards_left`` the bars count cards instead (how many of the ``cards_left`` cards give
     each outcome): the chart before the question is answered, which shows the counts to divide
     but not the probabilities."""
     labels = list(facts.labels) if facts else []
     probs = list(facts.probabilities) if facts else []
-    colours = [BUST_COLOUR if b else GAIN_COLOUR for b in (facts.busted if facts else ())]
+    busted = list(facts.busted) if facts else []
+    # bust bars hatched as on the Play pages' chart: not told by colour alone
+    marker = {"color": [BUST_COLOUR if b else GAIN_COLOUR for b in busted],
+              "pattern": {"shape": ["x" if b else "" for b in busted], "fgcolor": "#FFFFFF"}}
     if cards_left is not None:
         counts = [int(p * cards_left) for p in probs]
-        bars = go.Bar(x=labels, y=counts, marker={"color": colours},
+        bars = go.Bar(x=labels, y=counts, marker=marker,
                       text=[str(c) for c in counts], textposition="outside", cliponaxis=False,
                       customdata=[f"{c} of the {cards_left} cards left" for c in counts],
                       hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw")
         ytitle = "cards left"
     else:
-        bars = go.Bar(x=labels, y=[float(p) for p in probs], marker={"color": colours},
+        bars = go.Bar(x=labels, y=[float(p) for p in probs], marker=marker,
                       text=[short_fraction(p) for p in probs], textposition="outside",
                       cliponaxis=False, customdata=[probability_text(p) for p in probs],
                       hovertemplate="%{x}<br>%{customdata}<extra></extra>", name="next draw")

@@ -1,0 +1,241 @@
+"""axe-core on every page, in normal and projector mode, after a short walk of the page.
+
+One app (``scripts/run_app.sh``, as ``tests/test_projector.py``) serves every notebook page;
+each page is opened once per mode (projector mode through ``?projector`` in the address),
+rendered to its end, walked as a student would (a game played a few turns, a lesson's question
+answered, the lab's tabs opened), and then checked by axe-core (pinned, from npm:
+``tests/axe_core.py``).  A page fails on any serious or critical violation and on any
+``region`` finding (content outside the page's landmarks).  The static site's pages (built by
+``scripts/build_site.sh``, served as ``tests/test_site.py`` serves them) get the same check.
+Each page's findings are written to ``test-artifacts/axe/`` (``docs/accessibility.md``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from axe_core import AXE_VERSION, failing, run_axe
+from test_browser import (
+    NOTEBOOKS,
+    PAGE_TIMEOUT_MS,
+    AppServer,
+    draw_stop_page,
+    launch_chromium,
+    stop_and_check_log,
+)
+from test_site import site_dir, site_url  # noqa: F401 - the static site's fixtures
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORTS = ROOT / "test-artifacts" / "axe"
+WIDTH, HEIGHT = 1280, 720
+PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+DRAW_STOP_PAGES = {p for p in PAGES if p.startswith("Play_") and draw_stop_page(NOTEBOOKS / p)}
+MODES = ("normal", "projector")
+RENDERED = "() => window.pushluckRendered === true && document.readyState !== 'loading'"
+SITE_PAGES = [Path(p).stem for p in PAGES]
+#: Pyodide starts, installs its wheels and imports the package: minutes on a loaded machine
+SITE_TIMEOUT_MS = 300_000
+#: every chart is a labelled figure described by a number table (its own, or one written from
+#: its data): what each chart's description holds
+CHART_DESCRIPTIONS = """() => [...document.querySelectorAll('#rendered_cells .js-plotly-plot')]
+  .filter((p) => p.querySelector('.main-svg'))
+  .map((p) => {
+    const ids = (p.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+    const described = ids.map((id) => document.getElementById(id)).filter(Boolean);
+    const points = (p.data || []).reduce((n, t) => n + ['x', 'y', 'value'].filter(
+        (k) => t[k] !== undefined && t[k] !== null && (typeof t[k] === 'number' ||
+                                                       t[k].length || t[k].bdata)).length, 0);
+    return {title: p.getAttribute('aria-label') || '', role: p.getAttribute('role') || '',
+            points, pending: described.some((d) => d.querySelector('.pushluck-pending')),
+            caption: described.map((d) => d.querySelector('caption')?.textContent || '')
+                              .join(' '),
+            cells: described.reduce((n, d) => n + d.querySelectorAll('td').length, 0)};
+  })"""
+WALK_MS = 60_000
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[AppServer]:
+    server = AppServer()
+    try:
+        yield server
+    finally:
+        stop_and_check_log(server)
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        browser_context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+        try:
+            yield browser_context
+        finally:
+            browser_context.close()
+            chromium.close()
+
+
+def _click_enabled(page, css: str) -> bool:
+    """Click the first enabled match of ``css`` and let the page answer; False if none."""
+    found = page.locator(f"{css}:not([disabled])")
+    if not found.count():
+        return False
+    found.first.click(timeout=WALK_MS)
+    page.wait_for_timeout(1500)
+    return True
+
+
+def walk_play(page) -> None:
+    """A draw/stop table: three draws, then a stop (the bots then move)."""
+    page.wait_for_selector(".pushluck-table .pushluck-action-draw", timeout=PAGE_TIMEOUT_MS)
+    for _ in range(3):
+        _click_enabled(page, ".pushluck-table .pushluck-action-draw")
+    _click_enabled(page, ".pushluck-table .pushluck-action-stop")
+
+
+def walk_lost_cities(page) -> None:
+    """Lost Cities: a discard, then a draw from the deck (one whole turn)."""
+    page.locator("button[class*='pushluck-action-discard-']").first.click(timeout=WALK_MS)
+    deck = page.locator("button.pushluck-action-draw-deck")
+    deck.wait_for(timeout=WALK_MS)
+    deck.click(timeout=WALK_MS)
+    page.locator("button[class*='pushluck-action-discard-']").first.wait_for(timeout=WALK_MS)
+
+
+def walk_lesson(page) -> None:
+    """A lesson: its first check-yourself question answered (wrong), its answer shown (a
+    question projector mode folds away is left as it is)."""
+    answers = page.locator(".pushluck-lesson-answer input:visible")
+    if answers.count():
+        answers.first.fill("0.5", timeout=WALK_MS)
+        answers.first.press("Enter")
+        page.wait_for_selector(".pushluck-lesson-feedback :text-matches('.')", timeout=WALK_MS)
+    _click_enabled(page, ".pushluck-lesson-show:visible")
+    _click_enabled(page, ".pushluck-lesson-add:visible")
+
+
+def walk_lab(page) -> None:
+    """The variant lab: every tab opened in turn."""
+    tabs = page.locator(".pushluck-lab .lm-TabBar-tab")
+    for index in range(tabs.count()):
+        tabs.nth(index).click(timeout=WALK_MS)
+        page.wait_for_timeout(2000)
+
+
+def walk(page, notebook: str) -> None:
+    if notebook in DRAW_STOP_PAGES:
+        walk_play(page)
+    elif notebook == "Play_Lost_Cities.ipynb":
+        walk_lost_cities(page)
+    elif notebook.startswith("Lesson_"):
+        walk_lesson(page)
+    elif notebook == "Variant_Lab.ipynb":
+        walk_lab(page)
+
+
+def record(name: str, violations: list[dict]) -> None:
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / f"{name}.json").write_text(json.dumps(
+        {"axe": AXE_VERSION, "violations": violations}, indent=1), encoding="utf-8")
+
+
+def describe(violations: list[dict]) -> str:
+    return "; ".join(f"{v['id']} ({v['impact']}, {v['count']}): {v['targets'][:3]}"
+                     for v in violations)
+
+
+def check_charts(charts: list[dict], where: str) -> None:
+    """Every chart is a labelled figure; one that shows data is described by a captioned table
+    with its numbers (or, while the page still works them out, by the words saying so)."""
+    for chart in charts:
+        assert chart["role"] == "figure" and chart["title"], f"{where}: {chart}"
+        if chart["points"] and not chart["pending"]:
+            assert chart["caption"] and chart["cells"] > 0, (
+                f"{where}: a chart without a number table: {chart}")
+
+
+def wait_for_numbers(page) -> None:
+    """Let the page finish the numbers it is working out (the coach's charts and tables)."""
+    with contextlib.suppress(Exception):
+        page.wait_for_function("() => !document.querySelector('.pushluck-pending')",
+                               timeout=WALK_MS)
+
+
+def test_every_page_is_listed():
+    assert len(PAGES) >= 16, PAGES
+    assert "Play_Lost_Cities.ipynb" in PAGES and "Variant_Lab.ipynb" in PAGES
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("notebook", PAGES)
+def test_voila_page_has_no_serious_axe_violation(app, context, notebook, mode):
+    page = context.new_page()
+    try:
+        query = "?projector" if mode == "projector" else ""
+        page.goto(app.url(notebook) + query, timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_function(RENDERED, timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_selector(".pushluck-projector-toggle", timeout=PAGE_TIMEOUT_MS)
+        if mode == "projector":
+            page.wait_for_selector(".pl-projector-on", timeout=60_000)
+        with contextlib.suppress(Exception):  # a page without charts has nothing to draw
+            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        walk(page, notebook)
+        wait_for_numbers(page)
+        page.wait_for_timeout(1500)
+        violations = run_axe(page)
+        charts = page.evaluate(CHART_DESCRIPTIONS)
+    finally:
+        page.close()
+    record(f"voila-{Path(notebook).stem}-{mode}", violations)
+    bad = failing(violations)
+    assert bad == [], f"{notebook} ({mode}): {describe(bad)}"
+    check_charts(charts, f"{notebook} ({mode})")
+
+
+@pytest.fixture(scope="module")
+def site_context() -> Iterator[object]:
+    """The static site's pages in one browser context (its HTTP cache shared, as a student's)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        browser_context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+        try:
+            yield browser_context
+        finally:
+            browser_context.close()
+            chromium.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("stem", SITE_PAGES)
+def test_site_page_has_no_serious_axe_violation(site_url, site_context, stem, mode):  # noqa: F811
+    page = site_context.new_page()
+    try:
+        query = "?projector" if mode == "projector" else ""
+        page.goto(f"{site_url}/voici/render/{stem}.html{query}", timeout=SITE_TIMEOUT_MS)
+        page.wait_for_selector(".pushluck-projector-toggle", timeout=SITE_TIMEOUT_MS)
+        if mode == "projector":
+            page.wait_for_selector(".pl-projector-on", timeout=SITE_TIMEOUT_MS)
+        with contextlib.suppress(Exception):
+            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
+        walk(page, f"{stem}.ipynb")
+        wait_for_numbers(page)
+        page.wait_for_timeout(1500)
+        violations = run_axe(page)
+        charts = page.evaluate(CHART_DESCRIPTIONS)
+    finally:
+        page.close()
+    record(f"site-{stem}-{mode}", violations)
+    bad = failing(violations)
+    assert bad == [], f"site {stem} ({mode}): {describe(bad)}"
+    check_charts(charts, f"site {stem} ({mode})")
