@@ -28,6 +28,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from pushluck_cli import pushluck_once
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -305,16 +306,17 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
 def cli_odds(game: str, flags: dict[str, str], options: dict[str, str],
              objective: str = "points") -> dict:
     """``pushluck odds GAME ... --json --exact`` for the position a page reports (with
-    ``--objective win`` when the page's command has it)."""
-    args = [sys.executable, "-m", "pushluck_teach.cli", "odds", game, "--json", "--exact"]
+    ``--objective win`` when the page's command has it), run in this process once per
+    position (:mod:`pushluck_cli`)."""
+    args = ["odds", game, "--json", "--exact"]
     if objective == "win":
         args += ["--objective", "win"]
     for key, value in flags.items():
         args += [f"--{key.replace('_', '-')}", str(value)]
     for key, value in options.items():
         args += ["--option", f"{key}={value}"]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert done.returncode == 0, f"{' '.join(args[2:])}: {done.stderr.strip()}"
+    done = pushluck_once(*args)
+    assert done.status == 0, f"{' '.join(args)}: {done.stderr.strip()}"
     return json.loads(done.stdout)
 
 
@@ -592,11 +594,11 @@ def cli_win_chances(game: str, flags: dict[str, str], options: dict[str, str]) -
 
 def cli_solve(game: str, options: dict[str, str]) -> float:
     """``pushluck solve GAME --json``: the first player's chance under optimal play."""
-    args = [sys.executable, "-m", "pushluck_teach.cli", "solve", game, "--json"]
+    args = ["solve", game, "--json"]
     for key, value in options.items():
         args += ["--option", f"{key}={value}"]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert done.returncode == 0, f"{' '.join(args[2:])}: {done.stderr.strip()}"
+    done = pushluck_once(*args)
+    assert done.status == 0, f"{' '.join(args)}: {done.stderr.strip()}"
     return json.loads(done.stdout)["p_win_first"]
 
 

@@ -6,14 +6,12 @@ port, Debian Chromium through Playwright; a missing browser is a failure)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
+from pushluck_cli import run_pushluck
 from test_browser import (  # the shared harness (pytest puts tests/ on the path)
-    ROOT,
     VoilaServer,
     assert_clean,
     open_page,
@@ -46,12 +44,11 @@ def server() -> Iterator[VoilaServer]:
 def _odds(rules: str, flags: dict[str, str], tmp_path) -> dict:
     path = tmp_path / "RULES.json"
     path.write_text(rules, encoding="utf-8")
-    args = [sys.executable, "-m", "pushluck_teach.cli", "odds", "custom", "--rules", str(path),
-            "--json", "--exact"]
+    args = ["odds", "custom", "--rules", str(path), "--json", "--exact"]
     for key, value in flags.items():
         args += [f"--{key.replace('_', '-')}", str(value)]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done = run_pushluck(*args)  # in this process; the file's rules change between calls
+    assert done.status == 0, done.stderr
     return json.loads(done.stdout)
 
 
