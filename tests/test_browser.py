@@ -24,6 +24,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -634,10 +635,113 @@ def check_gauge(page, checked: dict, timeout: float = 90.0) -> float:
         page.wait_for_timeout(500)
 
 
+# ---- what a student sees at the opening, against hand counts and solvers of the tests' own -----
+
+CHARTS_SHOWN = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(d => ({
+  title: (d.layout && d.layout.title && d.layout.title.text) || '',
+  traces: (d.data || []).map(t => ({name: t.name || '', x: Array.from(t.x || []),
+                                    y: Array.from(t.y || []), text: t.text}))}))"""
+
+
+def _same_each(labels: list[str], chance: Fraction) -> dict[str, Fraction]:
+    return dict.fromkeys(labels, chance)
+
+
+#: The next-draw chart at a turn's opening (nothing drawn), counted by hand from docs/rules.md:
+#: each bar's label and chance (its bar text is the fraction).  Busting bars are named.
+OPENING_NEXT_DRAW: dict[str, tuple[dict[str, Fraction], set[str]]] = {
+    "Play_Pig.ipynb": (_same_each(["1 (bust)", "2", "3", "4", "5", "6"], Fraction(1, 6)),
+                       {"1 (bust)"}),
+    # 54 cards: four of each of A-9 (a first 7 does not catch), 16 tens and faces, 2 jokers
+    "Play_Captain_Seven.ipynb": ({**_same_each([*"A23456789"], Fraction(4, 54)),
+                                  "10/J/Q/K": Fraction(16, 54), "joker": Fraction(2, 54)},
+                                 set()),
+    "Play_Hit_List.ipynb": ({**_same_each([*"A23456789", "10"], Fraction(4, 52)),
+                             "J/Q/K": Fraction(12, 52)}, set()),
+    "Play_Lands_Uncharted.ipynb": ({"A (ally)": Fraction(4, 52),
+                                    **_same_each([str(r) for r in range(2, 11)], Fraction(4, 52)),
+                                    "J/K/Q (threat)": Fraction(12, 52)}, set()),
+    # round 1: 13 traps (the first of each kind is safe), two of each treasure 1-15 gems split
+    # between two explorers, the round's artifact worth 4: 30 cards
+    "Play_Incan_Gold.ipynb": ({"treasure 1 gem (+0 each)": Fraction(2, 30),
+                               **{f"treasure {v} gems (+{v // 2} each)": Fraction(2, 30)
+                                  for v in range(3, 16, 2)},
+                               "artifact worth 4": Fraction(1, 30),
+                               "safe trap": Fraction(13, 30)}, set()),
+}
+
+
+def opening_choice_reference(notebook: str) -> tuple[dict[str, float], list[str]]:
+    """The value-of-the-choice bars at the opening (label: value) and texts the headline must
+    show, by the tests' own solvers (no import of the package): Pig's chance to win by value
+    iteration (``pig_by_hand``), Hit List's optimal turn (``lessons_reference``), Lands
+    Uncharted's draw-once value by hand (36 numbers bank their rank, 54 x 4 / 52)."""
+    if notebook == "Play_Pig.ipynb":
+        import pig_by_hand
+
+        chance = 100 * float(pig_by_hand.optimal()[0][0, 0])
+        return ({"Roll,<br>then play to win": chance},
+                ["Chance that the next draw busts: 1/6", f"{chance:.1f} %"])
+    if notebook == "Play_Hit_List.ipynb":
+        import lessons_reference
+
+        value = float(lessons_reference.hit_list_turn([])[0])
+        return ({"optimal play": value},
+                ["next draw busts: 0 (impossible)",
+                 f"Expected result of the turn with optimal play: {value:.3f}"])
+    if notebook == "Play_Lands_Uncharted.ipynb":
+        return ({"Draw once,<br>then stop": 54 * 4 / 52},
+                ["next draw busts: 0 (impossible)"])
+    return {}, ["next draw busts: 0 (impossible)"]
+
+
+def shown_charts(page) -> dict[str, list[dict]]:
+    """Each chart's traces by the start of its title (before a colon)."""
+    return {chart["title"].split(":")[0]: chart["traces"] for chart in page.evaluate(CHARTS_SHOWN)}
+
+
+def check_opening_as_a_student_sees_it(page, notebook: str, timeout: float = 120.0) -> None:
+    """The page's visible headline and chart bars at the turn's opening against the references
+    above (waiting while the page still computes)."""
+    bars, busting = OPENING_NEXT_DRAW[notebook]
+    choices, headline_texts = opening_choice_reference(notebook)
+    deadline = time.monotonic() + timeout
+    while True:
+        problems: list[str] = []
+        charts = shown_charts(page)
+        next_draw = charts.get("Next draw", [])
+        shown = {label: (y, text, trace["name"]) for trace in next_draw
+                 for label, y, text in zip(trace["x"], trace["y"], trace["text"] or [],
+                                           strict=False)}
+        if set(shown) != set(bars):
+            problems.append(f"next-draw bars {sorted(shown)}, by hand {sorted(bars)}")
+        for label, chance in bars.items():
+            y, text, name = shown.get(label, (None, None, None))
+            if y is None or abs(y - float(chance)) > 1e-12 or text != str(chance):
+                problems.append(f"next draw {label!r}: page {y} ({text}), by hand {chance}")
+            elif (name == "bust") != (label in busting):
+                problems.append(f"next draw {label!r} drawn as {name}")
+        choice = {label: y for trace in charts.get("Value of the choice",
+                                                   charts.get("Chance to win (%)", []))
+                  for label, y in zip(trace["x"], trace["y"], strict=False)}
+        for label, value in choices.items():
+            if label not in choice or abs(choice[label] - value) > 1e-9 * max(1, abs(value)):
+                problems.append(f"choice {label!r}: page {choice.get(label)}, reference {value}")
+        headline = page.locator(".pushluck-headline").first.inner_text()
+        problems += [f"the headline does not say {text!r}: {headline!r}"
+                     for text in headline_texts if text not in headline]
+        if not problems:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{notebook} at the opening: {problems[:4]}")
+        page.wait_for_timeout(500)
+
+
 @pytest.mark.parametrize("notebook", PLAY_PAGES)
 def test_play_page_numbers_match_the_command_after_every_action(server, browser, notebook):
     page, watch = open_page(browser, server, notebook, ".pushluck-table .pushluck-action")
     page.wait_for_selector(".pushluck-numbers-hook", state="attached", timeout=PAGE_TIMEOUT_MS)
+    check_opening_as_a_student_sees_it(page, notebook)
     checked = [check_numbers(page)]
     # The charts fill in once the opening position's numbers are shown (asserted just below).
     with contextlib.suppress(Exception):
