@@ -23,7 +23,6 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlparse
@@ -243,12 +242,9 @@ def log_problems(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[VoilaServer]:
-    srv = AppServer()
-    try:
-        yield srv
-    finally:
-        stop_and_check_log(srv)
+def server(shared_app: AppServer) -> AppServer:
+    """The worker's app server (tests/conftest.py), shared with the other browser files."""
+    return shared_app
 
 
 class PageWatch:

@@ -9,7 +9,6 @@ import functools
 import importlib.util
 import json
 import time
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -19,7 +18,6 @@ from test_browser import (  # the shared harness (pytest puts tests/ on the path
     VoilaServer,
     assert_clean,
     open_page,
-    stop_and_check_log,
 )
 
 from pushluck_teach.games.custom import HIT_LIST_RULES
@@ -37,12 +35,9 @@ READ_CLI = """() => {
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[VoilaServer]:
-    srv = VoilaServer()
-    try:
-        yield srv
-    finally:
-        stop_and_check_log(srv)
+def server(shared_voila: VoilaServer) -> VoilaServer:
+    """The worker's plain Voilà server (tests/conftest.py), shared with other browser files."""
+    return shared_voila
 
 
 def _odds(rules: str, flags: dict[str, str], tmp_path) -> dict:

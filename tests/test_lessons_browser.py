@@ -4,8 +4,9 @@ after Show answer, the numbers a student reads on Lessons 2, 3, 5, 6 and 7 (the 
 and each chart bar's value and label, read from the Plotly figure in the page) equal an
 independent source: hand counts written here, ``scripts/teaching_answers.py`` and the tests'
 own references (``lessons_reference``, ``pig_by_hand``, ``lost_cities_reference``), none of
-which imports the package.  Lesson 6's explorer shows its advice for 0 against 0 and changes
-it when the first slider moves.  (Typed answers are checked by the widget tests, not here.)
+which imports the package; Lesson 6's explorer shows its advice for 0 against 0 and changes
+it when the first slider moves.  Each page is opened once.  (Typed answers are checked by the
+widget tests, not here.)
 
 The app is started with the README's command, ``scripts/run_app.sh`` (``--no-install``: the
 test runs inside an installed environment).
@@ -277,6 +278,14 @@ def check_lesson_6(page) -> None:
     shown = dict(zip(bars["y"], bars["x"], strict=True))  # a horizontal bar chart
     assert close(shown["hold:20 vs optimal"], average, 1e-9)
     assert f"The exact answer: {100 * TA.pig_match_hold(20, 20):.2f}%" in body
+    # the explorer follows its first slider (your score): the advice leaves 0 against 0
+    slider = page.locator(".widget-slider").first
+    slider.locator(".noUi-handle, .slider-handle, [role='slider']").first.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => [...document.querySelectorAll('.pushluck-lesson-advice')]"
+                           ".some(a => !a.innerText.includes('With 0 against 0'))",
+                           timeout=60_000)
 
 
 LESSON_NUMBERS: dict[str, Callable] = {
@@ -286,19 +295,3 @@ LESSON_NUMBERS: dict[str, Callable] = {
     "Lesson_3_Turn_As_Markov_Chain.ipynb": check_lesson_3,
     "Lesson_5_Rule_Variants.ipynb": check_lesson_5,
 }
-
-
-def test_lesson_6_explorer_follows_its_sliders(app, browser):
-    page, errors = _open(browser, f"{app}/voila/render/Lesson_6_Winning_The_Game.ipynb")
-    advice = page.locator(".pushluck-lesson-advice")
-    advice.wait_for(state="visible", timeout=60_000)
-    assert "With 0 against 0" in advice.inner_text()
-    slider = page.locator(".widget-slider").first
-    slider.locator(".noUi-handle, .slider-handle, [role='slider']").first.focus()
-    for _ in range(5):
-        page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => [...document.querySelectorAll('.pushluck-lesson-advice')]"
-                           ".some(a => !a.innerText.includes('With 0 against 0'))",
-                           timeout=60_000)
-    assert errors == [], errors[:5]
-    page.close()
