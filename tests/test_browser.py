@@ -1,10 +1,13 @@
 """The app in a real browser: Voilà on a loopback port, headless Debian Chromium via Playwright.
 
-Opens the landing page and every ``Play_*`` page; on each game page plays by clicking and
-checks the numbers on the page against ``pushluck odds`` for the position the page reports;
-Lesson 1's count and Lesson 4's button against the command (every lesson page's rendering is
-checked by ``tests/test_lessons_browser.py`` and ``tests/test_projector.py``).  Screenshots go
-to ``test-artifacts/screenshots/``.  The page may not request anything from a host other than
+Opens the landing page and every draw/stop ``Play_*`` page.  On each game page, at the opening,
+the visible headline and the chart bars (each bar's label and value, read from the Plotly
+figure in the page) are compared with hand counts and the tests' own solvers, which import
+nothing of the package; then the page is played by clicking, and after every action its numbers
+are compared with ``pushluck odds`` for the position the page states (run in this process:
+``tests/pushluck_cli.py``).  The lesson pages are checked by ``tests/test_lessons_browser.py``
+(one visit each) and ``tests/test_projector.py``.  Screenshots go to
+``test-artifacts/screenshots/``.  The page may not request anything from a host other than
 the loopback (classrooms are offline).
 
 Chromium must be installed at ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run``
@@ -794,59 +797,6 @@ def test_play_page_numbers_match_the_command_after_every_action(server, browser,
     page.close()
 
 
-# Every lesson page's own rendering (charts with data, no console error, no widget error text)
-# is checked by tests/test_lessons_browser.py and, in projector mode, tests/test_projector.py.
-
-
-def test_lesson_1_counts_match_cli(server, browser):
-    """The probability the page shows once the student presses Show answer (hidden before:
-    test_browser_lesson_review.py) against the command's, and a count by hand."""
-    page, _ = open_page(browser, server, "Lesson_1_Next_Card.ipynb", ".pushluck-lesson-show")
-    assert page.locator(".pushluck-lesson-pbust").count() == 0  # not before the question
-    page.click(".pushluck-lesson-show")
-    page.wait_for_selector(".pushluck-lesson-pbust", timeout=PAGE_TIMEOUT_MS)
-    exact = page.get_attribute(".pushluck-lesson-pbust", "data-exact")
-    odds = cli_odds("lands-uncharted", {"drawn": "5h 9s"}, {})
-    assert exact == odds["p_bust_next_exact"] == "3/25"
-    page.close()
-
-
-def test_lesson_4_button_adds_simulations(server, browser):
-    page, watch = open_page(browser, server, "Lesson_4_Exact_vs_Simulation.ipynb",
-                            ".pushluck-lesson-add")
-    page.click(".pushluck-lesson-add")
-    page.wait_for_function(
-        "() => (document.querySelector('.pushluck-lesson-sim') || {}).innerText"
-        "?.includes('After 1000 turns')", timeout=60_000)
-    # the chart is redrawn from its synced data (a moment after the message, like the text)
-    page.wait_for_function(
-        "() => (document.querySelector('.js-plotly-plot')?.data?.[2]?.x?.length || 0) > 10",
-        timeout=60_000)
-    assert_clean(page, watch, "Lesson_4_Exact_vs_Simulation_after_click")
-    page.close()
-
-
-def test_charts_draw_with_the_package_s_plotly_bundle(server, browser):
-    """The pages load the package's plotly bundle (``pushluck_teach/ui/static``) once, and not
-    plotly's 5 MB widget bundle: the page's plotly.js is the bundle's version and has exactly
-    the trace types its first line names (Lesson 6 draws the 3-D surface with it)."""
-    from test_plotly_bundle import bundle_banner
-
-    (major, minor, patch), traces = bundle_banner()
-    page, watch = open_page(browser, server, "Lesson_6_Winning_The_Game.ipynb",
-                            ".js-plotly-plot .gl-container canvas")
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 4",
-                           timeout=PAGE_TIMEOUT_MS)
-    drawn = page.evaluate("""() => ({
-        version: globalThis.Plotly.version,
-        traces: Object.keys(globalThis.Plotly.PlotSchema.get().traces).sort(),
-        surfaces: Array.from(document.querySelectorAll('.js-plotly-plot'))
-            .filter((el) => (el.data || []).some((trace) => trace.type === 'surface')).length})""")
-    assert drawn["version"] == f"{major}.{minor}.{patch}"
-    assert set(drawn["traces"]) == traces
-    assert drawn["surfaces"] == 1
-    bundles = [url for url in watch.requests if url.endswith(".js") and "plotly" in url]
-    assert [urlparse(url).path.rsplit("/", 2)[-2:] for url in bundles] == [
-        ["pushluck-plotly", "plotly-pushluck.min.js"]], bundles
-    assert_clean(page, watch, "Lesson_6_Winning_The_Game_bundle")
-    page.close()
+# Every lesson page's own rendering (charts with data, no console error, no widget error text),
+# its numbers (Lesson 1's count among them) and the plotly bundle Lesson 6 loads are checked by
+# tests/test_lessons_browser.py, in one visit per page; in projector mode by test_projector.py.

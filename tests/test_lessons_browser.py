@@ -1,11 +1,12 @@
 """The lesson pages in a real browser (Debian chromium through Playwright): every page, once
 its work is done, has only charts with data, logs no console error and shows no error text;
-after Show answer, the numbers a student reads on Lessons 2, 3, 5, 6 and 7 (the visible text
+after Show answer, the numbers a student reads on Lessons 1, 2, 3, 5, 6 and 7 (the visible text
 and each chart bar's value and label, read from the Plotly figure in the page) equal an
 independent source: hand counts written here, ``scripts/teaching_answers.py`` and the tests'
 own references (``lessons_reference``, ``pig_by_hand``, ``lost_cities_reference``), none of
 which imports the package; Lesson 6's explorer shows its advice for 0 against 0 and changes
-it when the first slider moves.  Each page is opened once.  (Typed answers are checked by the
+it when the first slider moves; Lesson 4's button adds simulated turns; Lesson 6 draws with the
+package's plotly bundle.  Each page is opened once.  (Typed answers are checked by the
 widget tests, not here.)
 
 The app is started with the README's command, ``scripts/run_app.sh`` (``--no-install``: the
@@ -20,6 +21,7 @@ import importlib.util
 import re
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from urllib.parse import urlparse
 
 import pytest
 from test_browser import (  # the shared harness (pytest puts tests/ on the path)
@@ -46,11 +48,13 @@ def app() -> Iterator[str]:
         stop_and_check_log(server)
 
 
-def _open(browser, url: str):
+def _open(browser, url: str, requests: list[str] | None = None):
     page = browser.new_page(viewport={"width": 1400, "height": 3000})
     errors: list[str] = []
     page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
     page.on("pageerror", lambda error: errors.append(str(error)))
+    if requests is not None:
+        page.on("request", lambda request: requests.append(request.url))
     page.goto(url, timeout=PAGE_TIMEOUT_MS)
     page.wait_for_selector(".js-plotly-plot", state="visible", timeout=PAGE_TIMEOUT_MS)
     page.wait_for_function("() => document.body.classList.contains('voila-finished') || "
@@ -64,7 +68,8 @@ def _open(browser, url: str):
 def test_lesson_page_has_no_console_error_and_no_empty_chart(app, browser, notebook):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    page, errors = _open(browser, f"{app}/voila/render/{notebook}")
+    requests: list[str] = []
+    page, errors = _open(browser, f"{app}/voila/render/{notebook}", requests)
     # A trace has data when x, y or z has points (z may come as plotly's typed-array spec
     # {dtype, bdata}) or when it is an indicator with a value.
     shown = "() => [...document.querySelectorAll('.js-plotly-plot')]" \
@@ -79,8 +84,9 @@ def test_lesson_page_has_no_console_error_and_no_empty_chart(app, browser, noteb
     assert drawn and all(drawn), f"{notebook}: a chart is empty: {drawn}"
     check_numbers = LESSON_NUMBERS.get(notebook)
     if check_numbers is not None:
-        show_every_answer(page)
         check_numbers(page)
+    if notebook == "Lesson_6_Winning_The_Game.ipynb":
+        check_the_package_s_plotly_bundle(page, requests)
     text = page.inner_text("body")
     for marker in TRACEBACK_MARKERS:
         assert marker not in text, f"{notebook}: the page shows {marker!r}"
@@ -140,11 +146,54 @@ def value_shown(text: str) -> Fraction:
     return Fraction(exact.group(1)) if exact else Fraction(text.split()[0])
 
 
+def check_lesson_1(page) -> None:
+    """Lands Uncharted after 5h 9s: no probability before the question is answered; after
+    Show answer the page's chance to bust is the hand count (six bust cards of 50)."""
+    assert page.locator(".pushluck-lesson-pbust").count() == 0
+    show_every_answer(page)
+    page.wait_for_selector(".pushluck-lesson-pbust", timeout=PAGE_TIMEOUT_MS)
+    exact = page.get_attribute(".pushluck-lesson-pbust", "data-exact")
+    assert exact == str(TA.lesson1()) == "3/25"
+
+
+def check_the_package_s_plotly_bundle(page, requests: list[str]) -> None:
+    """The page loads the package's plotly bundle (``pushluck_teach/ui/static``) once, and not
+    plotly's 5 MB widget bundle: its plotly.js is the bundle's version with exactly the trace
+    types the bundle's first line names (Lesson 6 draws the 3-D surface with it)."""
+    from test_plotly_bundle import bundle_banner
+
+    (major, minor, patch), traces = bundle_banner()
+    drawn = page.evaluate("""() => ({
+        version: globalThis.Plotly.version,
+        traces: Object.keys(globalThis.Plotly.PlotSchema.get().traces).sort(),
+        surfaces: Array.from(document.querySelectorAll('.js-plotly-plot'))
+            .filter((el) => (el.data || []).some((trace) => trace.type === 'surface')).length})""")
+    assert drawn["version"] == f"{major}.{minor}.{patch}"
+    assert set(drawn["traces"]) == traces
+    assert drawn["surfaces"] == 1
+    bundles = [url for url in requests if url.endswith(".js") and "plotly" in url]
+    assert [urlparse(url).path.rsplit("/", 2)[-2:] for url in bundles] == [
+        ["pushluck-plotly", "plotly-pushluck.min.js"]], bundles
+
+
+def check_lesson_4(page) -> None:
+    """The button adds 1000 simulated turns: the message says so and the chart's simulated
+    trace is redrawn from its synced data."""
+    page.click(".pushluck-lesson-add")
+    page.wait_for_function(
+        "() => (document.querySelector('.pushluck-lesson-sim') || {}).innerText"
+        "?.includes('After 1000 turns')", timeout=60_000)
+    page.wait_for_function(
+        "() => (document.querySelector('.js-plotly-plot')?.data?.[2]?.x?.length || 0) > 10",
+        timeout=60_000)
+
+
 def check_lesson_2(page) -> None:
     """Hit List, job 9h 6c: stop 15; one more card then stop 453/50 (counted by hand in
     teaching_answers); optimal play by the tests' own Hit List solver.  Pig's chart: from turn
     total t one more roll then holding is worth (5t + 20)/6; optimal play from 0 is
     teaching_answers' turn-optimal value."""
+    show_every_answer(page)
     import lessons_reference
 
     optimal = lessons_reference.hit_list_turn(["9", "6"])[0]
@@ -168,6 +217,7 @@ def check_lesson_2(page) -> None:
 def check_lesson_3(page) -> None:
     """Pig held at 20: the expected number of rolls and each result's absorption probability
     (exact and SciPy's) against teaching_answers' own walk over the turn totals."""
+    show_every_answer(page)
     rolls, _ = TA.pig_turn(20)
     by_hand = TA.pig_turn_distribution(20)
     text = page.inner_text(".pushluck-lesson-chain")
@@ -189,6 +239,7 @@ def check_lesson_5(page) -> None:
     """Lands Uncharted, haul 5 7 9 (21), 49 cards left: nine cards repeat a rank; one more
     card then banking, by hand: 16 threats and aces keep 21 (26 with buried treasure), the 24
     other numbers bank 21 + their rank.  Optimal play and B - A by teaching_answers' solver."""
+    show_every_answer(page)
     standard = TA.lands_uncharted_turn([5, 9, 7], False)
     buried = TA.lands_uncharted_turn([5, 9, 7], True)
     others = 4 * (2 + 3 + 4 + 6 + 8 + 10)
@@ -231,6 +282,7 @@ def check_lesson_7(page) -> None:
     """Lost Cities: the opening bet's chart (each final score's bar) and every row of the bet
     table against ``lost_cities_reference`` (the rules' plan walked again in fractions), and
     the check-yourself answer against counting the orders of the 11 unseen cards."""
+    show_every_answer(page)
     opening = odds("R4 R6 R9", 30)
     bars = chart(page, "Final red score under the plan")[0]
     shown = dict(zip(bars["x"], bars["y"], strict=True))
@@ -256,6 +308,7 @@ def check_lesson_6(page) -> None:
     player's chance under optimal play, the explorer's advice and hold line at 0 against 0,
     "hold at 20" against optimal play in both seats (table and bar), and the check-yourself
     answer (both hold at 20) by teaching_answers' own iteration."""
+    show_every_answer(page)
     import pig_by_hand
 
     start, hold = pig_by_hand.optimal()
@@ -289,6 +342,8 @@ def check_lesson_6(page) -> None:
 
 
 LESSON_NUMBERS: dict[str, Callable] = {
+    "Lesson_1_Next_Card.ipynb": check_lesson_1,
+    "Lesson_4_Exact_vs_Simulation.ipynb": check_lesson_4,
     "Lesson_6_Winning_The_Game.ipynb": check_lesson_6,
     "Lesson_7_Investing_Under_Uncertainty.ipynb": check_lesson_7,
     "Lesson_2_When_To_Stop.ipynb": check_lesson_2,
