@@ -83,6 +83,7 @@ def machine_for(spec: GameSpec, over_budget_checks: int | None = OVER_BUDGET_CHE
                 self.table.objective = "points"  # the turn's numbers (a rule switches it)
             self.solvers: dict[Any, TurnSolver[Any]] = {}  # this test's own, by (model, exact)
             self.over_budget_left = over_budget_checks
+            self.over_budget_models: set[Any] = set()  # models the exact solver refused
 
         def _step(self, change: Any) -> None:
             """Run one click; a refusal must leave the game as it was."""
@@ -176,9 +177,13 @@ def machine_for(spec: GameSpec, over_budget_checks: int | None = OVER_BUDGET_CHE
                 return  # the chart shows chances to win (checked against pushluck solve elsewhere)
             choice = table.panel.fig_choice.data[0]
             values = dict(zip(choice.x, choice.y, strict=True))
-            try:
-                expected = float(Fraction(exact.value(state)))
-            except TooManyStates:  # a multi-explorer temple round over the exact budget (the
+            expected = None
+            if model not in self.over_budget_models:
+                try:
+                    expected = float(Fraction(exact.value(state)))
+                except TooManyStates:  # a solve that outgrew the budget: not tried again
+                    self.over_budget_models.add(model)
+            if expected is None:  # a multi-explorer temple round over the exact budget (the
                 # page solves it level by level in float arrays): checked against the plain
                 # float recursion, another algorithm, without a budget (about 10x cheaper
                 # than fractions over a million states), up to the run's budget of such checks
