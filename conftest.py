@@ -14,6 +14,9 @@ browser tests and every notebook really ran.
   to kernel_info"); the app's kernels use IPC too.  The race is jupyter_client's, still open
   upstream (jupyter/jupyter_client#154: ports are chosen, released, then bound by the kernel),
   and nbval has no option for the transport, so its ``KernelManager`` name is replaced.
+* Tests marked ``soak`` (long random fuzzing beyond the fixed budgets, tests that need the
+  network) are left out of a run unless ``PUSHLUCK_SOAK=1`` is set or the ``-m`` expression
+  names ``soak``: the scheduled CI job runs ``PUSHLUCK_SOAK=1 .ci/run`` (docs/testing.md).
 * A glob that finds nothing must not pass silently: when the browser tests or the notebooks are
   part of the run, the session fails unless each notebook ran at least one cell and every
   selected browser test and notebook cell really ran (not skipped).  The counts are printed in
@@ -105,6 +108,20 @@ def _entry(item: pytest.Item) -> _Entry:
     path = Path(str(item.path))
     return _Entry(item.nodeid, item.get_closest_marker("browser") is not None,
                   str(path) if path.suffix == ".ipynb" else None)
+
+
+def soak_wanted(config: pytest.Config) -> bool:
+    """Whether this run includes the ``soak`` tests."""
+    return os.environ.get("PUSHLUCK_SOAK") == "1" or "soak" in (config.option.markexpr or "")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if soak_wanted(config):
+        return
+    soak = [item for item in items if item.get_closest_marker("soak") is not None]
+    if soak:
+        items[:] = [item for item in items if item.get_closest_marker("soak") is None]
+        config.hook.pytest_deselected(items=soak)
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:

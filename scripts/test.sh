@@ -2,7 +2,8 @@
 # Run the whole test suite from a fresh clone: creates .venv, installs the package with its test
 # extra, then runs ruff, the import-layers contract (lint-imports) and pytest (unit, property,
 # simulation, notebook and browser tests).
-# Extra arguments go to pytest, e.g.  scripts/test.sh -m "not slow and not browser"  for a quick run.
+# Extra arguments go to pytest, e.g.  scripts/test.sh -m "not slow and not browser"  for a quick run;
+# PUSHLUCK_SOAK=1 scripts/test.sh -m soak  runs the soak tests alone (docs/testing.md).
 # pytest runs on two worker processes (pytest-xdist, one test file per worker at a time, so a
 # file's app server and browser are shared by its tests); PUSHLUCK_TEST_WORKERS=N changes the
 # count, and -n N or -p no:xdist among the arguments takes precedence.

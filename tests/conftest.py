@@ -1,4 +1,10 @@
-"""Fixtures the browser test files share (the app harness itself is in ``test_browser.py``)."""
+"""Fixtures the browser test files share (the app harness itself is in ``test_browser.py``).
+
+One Chromium and one app server of each kind per pytest worker, for the whole session: the
+files run one after another on a worker (``--dist loadfile``) and reuse them instead of each
+starting its own (a warm-pool app takes tens of seconds to start on a loaded machine).  Each
+server's log is checked for tracebacks and ERROR lines when the session ends.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    """Debian's Chromium through Playwright, one per test module; missing Chromium fails."""
+    """Debian's Chromium through Playwright, one per worker; missing Chromium fails."""
     from playwright.sync_api import sync_playwright
     from test_browser import launch_chromium
 
@@ -19,3 +25,27 @@ def browser() -> Iterator[object]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shared_app() -> Iterator[object]:
+    """The app as the README starts it (``scripts/run_app.sh``, its default warm pool)."""
+    from test_browser import AppServer, stop_and_check_log
+
+    server = AppServer()
+    try:
+        yield server
+    finally:
+        stop_and_check_log(server)
+
+
+@pytest.fixture(scope="session")
+def shared_voila() -> Iterator[object]:
+    """Plain Voilà on ``notebooks/`` with the repository's config (no warm pool)."""
+    from test_browser import VoilaServer, stop_and_check_log
+
+    server = VoilaServer()
+    try:
+        yield server
+    finally:
+        stop_and_check_log(server)

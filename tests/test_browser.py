@@ -1,10 +1,13 @@
 """The app in a real browser: Voilà on a loopback port, headless Debian Chromium via Playwright.
 
-Opens the landing page and every ``Play_*`` page; on each game page plays by clicking and
-checks the numbers on the page against ``pushluck odds`` for the position the page reports;
-Lesson 1's count and Lesson 4's button against the command (every lesson page's rendering is
-checked by ``tests/test_lessons_browser.py`` and ``tests/test_projector.py``).  Screenshots go
-to ``test-artifacts/screenshots/``.  The page may not request anything from a host other than
+Opens the landing page and every draw/stop ``Play_*`` page.  On each game page, at the opening,
+the visible headline and the chart bars (each bar's label and value, read from the Plotly
+figure in the page) are compared with hand counts and the tests' own solvers, which import
+nothing of the package; then the page is played by clicking, and after every action its numbers
+are compared with ``pushluck odds`` for the position the page states (run in this process:
+``tests/pushluck_cli.py``).  The lesson pages are checked by ``tests/test_lessons_browser.py``
+(one visit each) and ``tests/test_projector.py``.  Screenshots go to
+``test-artifacts/screenshots/``.  The page may not request anything from a host other than
 the loopback (classrooms are offline).
 
 Chromium must be installed at ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run``
@@ -23,11 +26,12 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from pushluck_cli import pushluck_once
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -241,12 +245,9 @@ def log_problems(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[VoilaServer]:
-    srv = AppServer()
-    try:
-        yield srv
-    finally:
-        stop_and_check_log(srv)
+def server(shared_app: AppServer) -> AppServer:
+    """The worker's app server (tests/conftest.py), shared with the other browser files."""
+    return shared_app
 
 
 class PageWatch:
@@ -305,16 +306,17 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
 def cli_odds(game: str, flags: dict[str, str], options: dict[str, str],
              objective: str = "points") -> dict:
     """``pushluck odds GAME ... --json --exact`` for the position a page reports (with
-    ``--objective win`` when the page's command has it)."""
-    args = [sys.executable, "-m", "pushluck_teach.cli", "odds", game, "--json", "--exact"]
+    ``--objective win`` when the page's command has it), run in this process once per
+    position (:mod:`pushluck_cli`)."""
+    args = ["odds", game, "--json", "--exact"]
     if objective == "win":
         args += ["--objective", "win"]
     for key, value in flags.items():
         args += [f"--{key.replace('_', '-')}", str(value)]
     for key, value in options.items():
         args += ["--option", f"{key}={value}"]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert done.returncode == 0, f"{' '.join(args[2:])}: {done.stderr.strip()}"
+    done = pushluck_once(*args)
+    assert done.status == 0, f"{' '.join(args)}: {done.stderr.strip()}"
     return json.loads(done.stdout)
 
 
@@ -592,11 +594,11 @@ def cli_win_chances(game: str, flags: dict[str, str], options: dict[str, str]) -
 
 def cli_solve(game: str, options: dict[str, str]) -> float:
     """``pushluck solve GAME --json``: the first player's chance under optimal play."""
-    args = [sys.executable, "-m", "pushluck_teach.cli", "solve", game, "--json"]
+    args = ["solve", game, "--json"]
     for key, value in options.items():
         args += ["--option", f"{key}={value}"]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert done.returncode == 0, f"{' '.join(args[2:])}: {done.stderr.strip()}"
+    done = pushluck_once(*args)
+    assert done.status == 0, f"{' '.join(args)}: {done.stderr.strip()}"
     return json.loads(done.stdout)["p_win_first"]
 
 
@@ -632,10 +634,113 @@ def check_gauge(page, checked: dict, timeout: float = 90.0) -> float:
         page.wait_for_timeout(500)
 
 
+# ---- what a student sees at the opening, against hand counts and solvers of the tests' own -----
+
+CHARTS_SHOWN = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(d => ({
+  title: (d.layout && d.layout.title && d.layout.title.text) || '',
+  traces: (d.data || []).map(t => ({name: t.name || '', x: Array.from(t.x || []),
+                                    y: Array.from(t.y || []), text: t.text}))}))"""
+
+
+def _same_each(labels: list[str], chance: Fraction) -> dict[str, Fraction]:
+    return dict.fromkeys(labels, chance)
+
+
+#: The next-draw chart at a turn's opening (nothing drawn), counted by hand from docs/rules.md:
+#: each bar's label and chance (its bar text is the fraction).  Busting bars are named.
+OPENING_NEXT_DRAW: dict[str, tuple[dict[str, Fraction], set[str]]] = {
+    "Play_Pig.ipynb": (_same_each(["1 (bust)", "2", "3", "4", "5", "6"], Fraction(1, 6)),
+                       {"1 (bust)"}),
+    # 54 cards: four of each of A-9 (a first 7 does not catch), 16 tens and faces, 2 jokers
+    "Play_Captain_Seven.ipynb": ({**_same_each([*"A23456789"], Fraction(4, 54)),
+                                  "10/J/Q/K": Fraction(16, 54), "joker": Fraction(2, 54)},
+                                 set()),
+    "Play_Hit_List.ipynb": ({**_same_each([*"A23456789", "10"], Fraction(4, 52)),
+                             "J/Q/K": Fraction(12, 52)}, set()),
+    "Play_Lands_Uncharted.ipynb": ({"A (ally)": Fraction(4, 52),
+                                    **_same_each([str(r) for r in range(2, 11)], Fraction(4, 52)),
+                                    "J/K/Q (threat)": Fraction(12, 52)}, set()),
+    # round 1: 13 traps (the first of each kind is safe), two of each treasure 1-15 gems split
+    # between two explorers, the round's artifact worth 4: 30 cards
+    "Play_Incan_Gold.ipynb": ({"treasure 1 gem (+0 each)": Fraction(2, 30),
+                               **{f"treasure {v} gems (+{v // 2} each)": Fraction(2, 30)
+                                  for v in range(3, 16, 2)},
+                               "artifact worth 4": Fraction(1, 30),
+                               "safe trap": Fraction(13, 30)}, set()),
+}
+
+
+def opening_choice_reference(notebook: str) -> tuple[dict[str, float], list[str]]:
+    """The value-of-the-choice bars at the opening (label: value) and texts the headline must
+    show, by the tests' own solvers (no import of the package): Pig's chance to win by value
+    iteration (``pig_by_hand``), Hit List's optimal turn (``lessons_reference``), Lands
+    Uncharted's draw-once value by hand (36 numbers bank their rank, 54 x 4 / 52)."""
+    if notebook == "Play_Pig.ipynb":
+        import pig_by_hand
+
+        chance = 100 * float(pig_by_hand.optimal()[0][0, 0])
+        return ({"Roll,<br>then play to win": chance},
+                ["Chance that the next draw busts: 1/6", f"{chance:.1f} %"])
+    if notebook == "Play_Hit_List.ipynb":
+        import lessons_reference
+
+        value = float(lessons_reference.hit_list_turn([])[0])
+        return ({"optimal play": value},
+                ["next draw busts: 0 (impossible)",
+                 f"Expected result of the turn with optimal play: {value:.3f}"])
+    if notebook == "Play_Lands_Uncharted.ipynb":
+        return ({"Draw once,<br>then stop": 54 * 4 / 52},
+                ["next draw busts: 0 (impossible)"])
+    return {}, ["next draw busts: 0 (impossible)"]
+
+
+def shown_charts(page) -> dict[str, list[dict]]:
+    """Each chart's traces by the start of its title (before a colon)."""
+    return {chart["title"].split(":")[0]: chart["traces"] for chart in page.evaluate(CHARTS_SHOWN)}
+
+
+def check_opening_as_a_student_sees_it(page, notebook: str, timeout: float = 120.0) -> None:
+    """The page's visible headline and chart bars at the turn's opening against the references
+    above (waiting while the page still computes)."""
+    bars, busting = OPENING_NEXT_DRAW[notebook]
+    choices, headline_texts = opening_choice_reference(notebook)
+    deadline = time.monotonic() + timeout
+    while True:
+        problems: list[str] = []
+        charts = shown_charts(page)
+        next_draw = charts.get("Next draw", [])
+        shown = {label: (y, text, trace["name"]) for trace in next_draw
+                 for label, y, text in zip(trace["x"], trace["y"], trace["text"] or [],
+                                           strict=False)}
+        if set(shown) != set(bars):
+            problems.append(f"next-draw bars {sorted(shown)}, by hand {sorted(bars)}")
+        for label, chance in bars.items():
+            y, text, name = shown.get(label, (None, None, None))
+            if y is None or abs(y - float(chance)) > 1e-12 or text != str(chance):
+                problems.append(f"next draw {label!r}: page {y} ({text}), by hand {chance}")
+            elif (name == "bust") != (label in busting):
+                problems.append(f"next draw {label!r} drawn as {name}")
+        choice = {label: y for trace in charts.get("Value of the choice",
+                                                   charts.get("Chance to win (%)", []))
+                  for label, y in zip(trace["x"], trace["y"], strict=False)}
+        for label, value in choices.items():
+            if label not in choice or abs(choice[label] - value) > 1e-9 * max(1, abs(value)):
+                problems.append(f"choice {label!r}: page {choice.get(label)}, reference {value}")
+        headline = page.locator(".pushluck-headline").first.inner_text()
+        problems += [f"the headline does not say {text!r}: {headline!r}"
+                     for text in headline_texts if text not in headline]
+        if not problems:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{notebook} at the opening: {problems[:4]}")
+        page.wait_for_timeout(500)
+
+
 @pytest.mark.parametrize("notebook", PLAY_PAGES)
 def test_play_page_numbers_match_the_command_after_every_action(server, browser, notebook):
     page, watch = open_page(browser, server, notebook, ".pushluck-table .pushluck-action")
     page.wait_for_selector(".pushluck-numbers-hook", state="attached", timeout=PAGE_TIMEOUT_MS)
+    check_opening_as_a_student_sees_it(page, notebook)
     checked = [check_numbers(page)]
     # The charts fill in once the opening position's numbers are shown (asserted just below).
     with contextlib.suppress(Exception):
@@ -692,59 +797,6 @@ def test_play_page_numbers_match_the_command_after_every_action(server, browser,
     page.close()
 
 
-# Every lesson page's own rendering (charts with data, no console error, no widget error text)
-# is checked by tests/test_lessons_browser.py and, in projector mode, tests/test_projector.py.
-
-
-def test_lesson_1_counts_match_cli(server, browser):
-    """The probability the page shows once the student presses Show answer (hidden before:
-    test_browser_lesson_review.py) against the command's, and a count by hand."""
-    page, _ = open_page(browser, server, "Lesson_1_Next_Card.ipynb", ".pushluck-lesson-show")
-    assert page.locator(".pushluck-lesson-pbust").count() == 0  # not before the question
-    page.click(".pushluck-lesson-show")
-    page.wait_for_selector(".pushluck-lesson-pbust", timeout=PAGE_TIMEOUT_MS)
-    exact = page.get_attribute(".pushluck-lesson-pbust", "data-exact")
-    odds = cli_odds("lands-uncharted", {"drawn": "5h 9s"}, {})
-    assert exact == odds["p_bust_next_exact"] == "3/25"
-    page.close()
-
-
-def test_lesson_4_button_adds_simulations(server, browser):
-    page, watch = open_page(browser, server, "Lesson_4_Exact_vs_Simulation.ipynb",
-                            ".pushluck-lesson-add")
-    page.click(".pushluck-lesson-add")
-    page.wait_for_function(
-        "() => (document.querySelector('.pushluck-lesson-sim') || {}).innerText"
-        "?.includes('After 1000 turns')", timeout=60_000)
-    # the chart is redrawn from its synced data (a moment after the message, like the text)
-    page.wait_for_function(
-        "() => (document.querySelector('.js-plotly-plot')?.data?.[2]?.x?.length || 0) > 10",
-        timeout=60_000)
-    assert_clean(page, watch, "Lesson_4_Exact_vs_Simulation_after_click")
-    page.close()
-
-
-def test_charts_draw_with_the_package_s_plotly_bundle(server, browser):
-    """The pages load the package's plotly bundle (``pushluck_teach/ui/static``) once, and not
-    plotly's 5 MB widget bundle: the page's plotly.js is the bundle's version and has exactly
-    the trace types its first line names (Lesson 6 draws the 3-D surface with it)."""
-    from test_plotly_bundle import bundle_banner
-
-    (major, minor, patch), traces = bundle_banner()
-    page, watch = open_page(browser, server, "Lesson_6_Winning_The_Game.ipynb",
-                            ".js-plotly-plot .gl-container canvas")
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 4",
-                           timeout=PAGE_TIMEOUT_MS)
-    drawn = page.evaluate("""() => ({
-        version: globalThis.Plotly.version,
-        traces: Object.keys(globalThis.Plotly.PlotSchema.get().traces).sort(),
-        surfaces: Array.from(document.querySelectorAll('.js-plotly-plot'))
-            .filter((el) => (el.data || []).some((trace) => trace.type === 'surface')).length})""")
-    assert drawn["version"] == f"{major}.{minor}.{patch}"
-    assert set(drawn["traces"]) == traces
-    assert drawn["surfaces"] == 1
-    bundles = [url for url in watch.requests if url.endswith(".js") and "plotly" in url]
-    assert [urlparse(url).path.rsplit("/", 2)[-2:] for url in bundles] == [
-        ["pushluck-plotly", "plotly-pushluck.min.js"]], bundles
-    assert_clean(page, watch, "Lesson_6_Winning_The_Game_bundle")
-    page.close()
+# Every lesson page's own rendering (charts with data, no console error, no widget error text),
+# its numbers (Lesson 1's count among them) and the plotly bundle Lesson 6 loads are checked by
+# tests/test_lessons_browser.py, in one visit per page; in projector mode by test_projector.py.

@@ -19,8 +19,6 @@ screenshots in ``docs/screenshots/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from test_browser import (
     NOTEBOOKS,
@@ -29,7 +27,6 @@ from test_browser import (
     WIDGET_ERRORS,
     AppServer,
     PageWatch,
-    stop_and_check_log,
 )
 from test_browser_plain_words import FORBIDDEN
 
@@ -174,12 +171,9 @@ def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> Pa
 
 
 @pytest.fixture(scope="module")
-def app() -> Iterator[AppServer]:
-    server = AppServer()
-    try:
-        yield server
-    finally:
-        stop_and_check_log(server)
+def app(shared_app: AppServer) -> AppServer:
+    """The worker's app server (tests/conftest.py), shared with the other browser files."""
+    return shared_app
 
 
 def test_the_page_list_is_complete():

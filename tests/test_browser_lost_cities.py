@@ -11,14 +11,12 @@ A missing Chromium is a failure, not a skip.
 
 from __future__ import annotations
 
-import os
 import shlex
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from pushluck_cli import pushluck_once
 from test_browser import AppServer, PageWatch, launch_chromium, stop_and_check_log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,10 +70,8 @@ def wait_for_headline(page) -> str:
 def cli_lines(command: str) -> list[str]:
     argv = shlex.split(command)
     assert argv[:3] == ["pushluck", "odds", "lost-cities"], command
-    exe = str(Path(sys.executable).with_name("pushluck"))
-    done = subprocess.run([exe, *argv[1:]], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert done.returncode == 0, done.stderr
+    done = pushluck_once(*argv[1:])  # in this process, once per command line
+    assert done.status == 0, done.stderr
     return [line.strip() for line in done.stdout.splitlines()]  # HTML drops the indent
 
 

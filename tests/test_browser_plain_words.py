@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from test_browser import (  # the shared harness (pytest puts tests/ on the path)
@@ -21,7 +20,6 @@ from test_browser import (  # the shared harness (pytest puts tests/ on the path
     enabled,
     open_page,
     option_widget,
-    stop_and_check_log,
 )
 
 pytestmark = pytest.mark.browser
@@ -41,12 +39,9 @@ def jargon(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[VoilaServer]:
-    srv = VoilaServer()
-    try:
-        yield srv
-    finally:
-        stop_and_check_log(srv)
+def server(shared_voila: VoilaServer) -> VoilaServer:
+    """The worker's plain Voilà server (tests/conftest.py), shared with other browser files."""
+    return shared_voila
 
 
 def check_plain(page, where: str) -> None:

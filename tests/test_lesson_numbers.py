@@ -3,7 +3,8 @@ independent computation: a hand count, a published value, a second solver writte
 rules alone (``scripts/teaching_answers.py``, ``tests/pig_by_hand.py``: neither imports the
 package), or a simulation of the real engine within 4 standard errors (fixed seeds).
 
-The lessons are built exactly as their notebooks build them.
+Each lesson's page is built by running its notebook's own cells (:mod:`notebook_cells`), so
+the numbers checked are those of the page's example, not of arguments copied from it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from pushluck_teach.ui.lessons.markov_chain import lesson_chain
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 import pig_by_hand  # noqa: E402  (the tests' own independent Pig solver)
+from notebook_cells import code_cells, run_notebook, shown_by  # noqa: E402  (a notebook's own cells)
+
+LESSON_7 = "Lesson_7_Investing_Under_Uncertainty.ipynb"
 
 
 def _load_teaching_answers():
@@ -40,8 +44,7 @@ CHAIN_EXAMPLES = {"pig": ("", 20), "hit-list": ("5h 9s", None), "captain-seven":
 
 
 def test_lesson_1_answer_is_the_hand_count():
-    lesson = L.NextCardLesson(game="lands-uncharted", drawn="5h 9s", seed=1,
-                              games=("lands-uncharted", "captain-seven", "hit-list"))
+    lesson = shown_by("Lesson_1_Next_Card.ipynb")
     assert lesson.question.answer == TA.lesson1() == Fraction(3, 25)
     # before the question is answered the page counts cards (6 bust cards of 50), no 3/25
     assert "3/25" not in lesson.counts.value and "0.12" not in lesson.counts.value
@@ -66,9 +69,7 @@ def test_lesson_1_think_about_it_an_ace_makes_the_risk_fall_to_zero():
 
 
 def test_lesson_2_answer_is_453_over_50_by_hand():
-    lesson = L.WhenToStopLesson(game="hit-list", drawn="9h 6c",
-                                games=("pig", "lands-uncharted", "captain-seven", "hit-list"),
-                                totals_game="pig")
+    lesson = shown_by("Lesson_2_When_To_Stop.ipynb")
     assert lesson.question.answer == TA.lesson2() == Fraction(453, 50)
     assert "453/50" not in lesson.summary.value and "9.06" not in lesson.summary.value
     assert "9.06" not in str(lesson.bars.data[0].text)
@@ -88,7 +89,7 @@ def test_lesson_2_text_lands_uncharted_draw_once_by_hand():
 
 
 def test_lesson_3_answer_and_distribution_by_a_second_solver():
-    lesson = L.MarkovChainLesson(game="pig", threshold=20, examples=CHAIN_EXAMPLES)
+    lesson = shown_by("Lesson_3_Turn_As_Markov_Chain.ipynb")
     rolls, points = TA.pig_turn(20)
     assert lesson.question.answer == rolls
     position = L.lesson_position("pig")
@@ -103,7 +104,7 @@ def test_lesson_3_answer_and_distribution_by_a_second_solver():
 
 
 def test_lesson_4_answer_by_a_second_solver():
-    lesson = L.SimulationLesson(game="pig", seed=2024, games=("pig", "hit-list", "lands-uncharted"))
+    lesson = shown_by("Lesson_4_Exact_vs_Simulation.ipynb")
     assert lesson.question.answer == TA.pig_turn(None)[1] == Fraction(492303203, 60466176)
 
 
@@ -111,8 +112,7 @@ def test_lesson_4_answer_by_a_second_solver():
 
 
 def test_lesson_5_answer_by_a_second_solver():
-    lesson = L.RuleVariantsLesson(game="lands-uncharted", drawn="5h 9s 7c", left="standard",
-                                  right="buried-treasure")
+    lesson = shown_by("Lesson_5_Rule_Variants.ipynb")
     by_hand = (TA.lands_uncharted_turn([5, 9, 7], True)
                - TA.lands_uncharted_turn([5, 9, 7], False))
     assert lesson.question.answer == by_hand == 5
@@ -234,3 +234,14 @@ def test_lesson_6_give_away_text_matches_the_best_rules():
     best = view.values["best"]
     # The text: a final turn played right (chase) is worth far more than the exact threshold.
     assert 0.5 - best["chase"][1] < (0.5 - best["threshold"][1]) / 2
+
+
+# ---- Lesson 7 -----------------------------------------------------------------------------
+
+
+def test_lesson_7_check_yourself_answer_is_the_count_of_orders():
+    """The page's question (its notebook's last cell; the luck-versus-skill simulation cell is
+    not needed) against counting the orders of the 11 unseen cards by hand."""
+    cells = len(code_cells(LESSON_7))
+    question = run_notebook(LESSON_7, skip=(cells - 2,)).shown[-1]
+    assert question.answer == TA.lost_cities_check() == Fraction(4, 11)

@@ -22,7 +22,6 @@ text, small type and probability axes).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,7 +33,6 @@ from test_browser import (
     AppServer,
     PageWatch,
     draw_stop_page,
-    stop_and_check_log,
 )
 
 SHOTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"
@@ -125,12 +123,9 @@ CHARTS_DRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')].every(
 
 
 @pytest.fixture(scope="module")
-def app() -> Iterator[AppServer]:
-    server = AppServer()
-    try:
-        yield server
-    finally:
-        stop_and_check_log(server)
+def app(shared_app: AppServer) -> AppServer:
+    """The worker's app server (tests/conftest.py), shared with the other browser files."""
+    return shared_app
 
 
 def test_every_page_has_its_key_numbers_listed():

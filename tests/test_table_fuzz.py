@@ -15,7 +15,11 @@ seeds, the coach switch and New game.  After every step:
   exact solver's state budget, against the plain float recursion: the page uses level arrays).
 
 The quick run covers the games whose first decisions solve in milliseconds; the others run
-under ``slow``.
+under ``slow`` with a fixed budget: a few short click sequences, and in each at most
+:data:`OVER_BUDGET_CHECKS` optimal values checked by the float recursion over a position the
+exact solver refuses (a multi-explorer temple round: tens of seconds each; its chance to go
+bust is still checked at every step).  The ``soak`` run (a scheduled CI job, docs/testing.md)
+fuzzes every game with many longer sequences and no cap.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ from pushluck_teach.ui import GameTable
 # First decisions of these take seconds to solve exactly (a 54-card deck, a temple round, a
 # 52-card turn with a discard pile): they are fuzzed in the slow run.
 HEAVY = {"captain-seven", "incan-gold", "lands-uncharted"}
+#: Per click sequence, how many optimal values of over-budget positions the quick and slow runs
+#: check against the plain float recursion (None: every one, in the soak run).
+OVER_BUDGET_CHECKS = 1
 NONSENSE_ACTIONS = (DRAW, STOP, "ace:11", "declare", "bogus", "")
 SEAT_CHOICES = (("human", "human"), ("human", "optimal"), ("optimal", "human"),
                 ("human", "cautious"), ("human",), ("human", "greedy", "human"),
@@ -65,7 +72,8 @@ def page_position(table: GameTable) -> tuple[Any, Any]:
     return engine.turn_position()
 
 
-def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
+def machine_for(spec: GameSpec, over_budget_checks: int | None = OVER_BUDGET_CHECKS,
+                ) -> type[RuleBasedStateMachine]:
     class TableMachine(RuleBasedStateMachine):
         @initialize(seed=st.integers(0, 10_000))
         def open_table(self, seed: int) -> None:
@@ -74,6 +82,8 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
             if hasattr(self.table, "objective"):
                 self.table.objective = "points"  # the turn's numbers (a rule switches it)
             self.solvers: dict[Any, TurnSolver[Any]] = {}  # this test's own, by (model, exact)
+            self.over_budget_left = over_budget_checks
+            self.over_budget_models: set[Any] = set()  # models the exact solver refused
 
         def _step(self, change: Any) -> None:
             """Run one click; a refusal must leave the game as it was."""
@@ -167,12 +177,20 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
                 return  # the chart shows chances to win (checked against pushluck solve elsewhere)
             choice = table.panel.fig_choice.data[0]
             values = dict(zip(choice.x, choice.y, strict=True))
-            try:
-                expected = float(Fraction(exact.value(state)))
-            except TooManyStates:  # a multi-explorer temple round over the exact budget (the
+            expected = None
+            if model not in self.over_budget_models:
+                try:
+                    expected = float(Fraction(exact.value(state)))
+                except TooManyStates:  # a solve that outgrew the budget: not tried again
+                    self.over_budget_models.add(model)
+            if expected is None:  # a multi-explorer temple round over the exact budget (the
                 # page solves it level by level in float arrays): checked against the plain
                 # float recursion, another algorithm, without a budget (about 10x cheaper
-                # than fractions over a million states)
+                # than fractions over a million states), up to the run's budget of such checks
+                if self.over_budget_left is not None:
+                    if self.over_budget_left <= 0:
+                        return
+                    self.over_budget_left -= 1
                 expected = self._solver(model, exact=False).value(state)
             assert values["optimal play"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
@@ -183,8 +201,9 @@ def machine_for(spec: GameSpec) -> type[RuleBasedStateMachine]:
 GAMES = turn_games()
 
 
-def run_machine(spec: GameSpec, examples: int, steps: int) -> None:
-    machine = machine_for(spec)
+def run_machine(spec: GameSpec, examples: int, steps: int,
+                over_budget_checks: int | None = OVER_BUDGET_CHECKS) -> None:
+    machine = machine_for(spec, over_budget_checks)
     machine.TestCase.settings = settings(
         max_examples=examples, stateful_step_count=steps, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -202,3 +221,10 @@ def test_random_clicks_on_a_light_table(spec: GameSpec) -> None:
                          ids=[s.name for s in GAMES if s.name in HEAVY])
 def test_random_clicks_on_a_heavy_table(spec: GameSpec) -> None:
     run_machine(spec, examples=3, steps=12)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("spec", GAMES, ids=[s.name for s in GAMES])
+def test_random_clicks_soak(spec: GameSpec) -> None:
+    """Many longer click sequences on every table, every over-budget value checked."""
+    run_machine(spec, examples=25, steps=40, over_budget_checks=None)
