@@ -36,7 +36,12 @@ PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 DRAW_STOP_PAGES = {p for p in PAGES if p.startswith("Play_") and draw_stop_page(NOTEBOOKS / p)}
 MODES = ("normal", "projector")
 RENDERED = "() => window.pushluckRendered === true && document.readyState !== 'loading'"
-SITE_PAGES = [Path(p).stem for p in PAGES]
+#: The static site's pages: the site runs the same widgets and styles as Voilà under its own
+#: page template, so every run checks the start page, a draw/stop table, the card table and a
+#: lesson there; the other pages (minutes each while Pyodide starts) in the scheduled soak run.
+SITE_EVERY_RUN = {"00_Start_Here", "Play_Pig", "Play_Lost_Cities", "Lesson_1_Next_Card"}
+SITE_PAGES = [pytest.param(stem, marks=() if stem in SITE_EVERY_RUN else pytest.mark.soak)
+              for stem in (Path(p).stem for p in PAGES)]
 #: Pyodide starts, installs its wheels and imports the package: minutes on a loaded machine
 SITE_TIMEOUT_MS = 300_000
 #: every chart is a labelled figure described by a number table (its own, or one written from
