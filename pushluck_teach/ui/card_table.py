@@ -48,7 +48,6 @@ from pushluck_teach.games.base import (
     RulesError,
     get_game,
 )
-from pushluck_teach.ui.announce import Announcer
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.figures import (
     TWO_LINE_TITLE_MARGIN,
@@ -57,7 +56,7 @@ from pushluck_teach.ui.figures import (
     sync_widget_state,
     wrapped_title,
 )
-from pushluck_teach.ui.keyboard import FOCUS_CSS, KeyListener, RowKeys
+from pushluck_teach.ui.keyboard import RowKeys, keys_area
 from pushluck_teach.ui.projector import ProjectorSwitch, chart_row, fold
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
@@ -453,14 +452,9 @@ class CardTable(widgets.VBox):
         self.log_html = widgets.HTML()
         # keyboard play and the screen reader's live region (ui/keyboard.py, ui/announce.py)
         self.row_keys = RowKeys()
-        self.keys_html = widgets.HTML()
-        self.key_listener = KeyListener(self._on_key)
-        self.announcer = Announcer()
-        keys_css = widgets.HTML(FOCUS_CSS)
-        keys_css.layout.display = "none"
-        self.keys_box = widgets.VBox([keys_css, self.keys_html, self.announcer.region,
-                                      self.key_listener])
-        self.keys_box.add_class("pushluck-keys")
+        keys = keys_area(self._on_key)
+        self.keys_html, self.key_listener = keys.keys_html, keys.listener
+        self.announcer, self.keys_box = keys.announcer, keys.box
         self.subject_buttons = widgets.ToggleButtons(description="Odds for")
         self.subject_buttons.observe(self._on_subject, names="value")
         self.headline = widgets.HTML()

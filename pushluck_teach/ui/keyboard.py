@@ -33,6 +33,8 @@ import anywidget
 import ipywidgets as widgets
 from traitlets import List, Unicode
 
+from pushluck_teach.ui.announce import Announcer
+
 #: the letters of common kinds of card-table actions (other kinds take their first free letter)
 ROW_LETTERS = {"play": "p", "discard": "x", "draw": "d", "take": "t"}
 #: letters never given to a row: N (New game) and H (Show my hand) mean the same on every table
@@ -124,6 +126,29 @@ class KeyListener(anywidget.AnyWidget):
         key = content.get("key") if isinstance(content, dict) else None
         if isinstance(key, str) and key in self.bound_keys:
             self._on_key(key)
+
+
+@dataclasses.dataclass(frozen=True)
+class KeysArea:
+    """What a table shows keyboard and screen-reader users, in one box: the line stating the
+    keys, the page's key listener and the live region (with its :class:`Announcer`)."""
+
+    keys_html: widgets.HTML
+    listener: KeyListener
+    announcer: Announcer
+    box: widgets.VBox
+
+
+def keys_area(on_key: Callable[[str], None]) -> KeysArea:
+    """A table's :class:`KeysArea`; ``on_key`` gets every bound key pressed on the page."""
+    keys_html = widgets.HTML()
+    listener = KeyListener(on_key)
+    announcer = Announcer()
+    focus_css = widgets.HTML(FOCUS_CSS)
+    focus_css.layout.display = "none"
+    box = widgets.VBox([focus_css, keys_html, announcer.region, listener])
+    box.add_class("pushluck-keys")
+    return KeysArea(keys_html, listener, announcer, box)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -62,14 +62,13 @@ from pushluck_teach.sim.bots import Bot, make_bot
 from pushluck_teach.solve.turn import Cancelled, watching
 from pushluck_teach.solve.whole_game.engine_chances import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel, OutsideWindow
-from pushluck_teach.ui.announce import Announcer, draw_sentence
+from pushluck_teach.ui.announce import draw_sentence
 from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.keyboard import (
-    FOCUS_CSS,
     KeyBinding,
-    KeyListener,
+    keys_area,
     keys_line_html,
     press,
     table_bindings,
@@ -360,14 +359,9 @@ class GameTable(widgets.VBox):
         self.thinking_box.layout.display = "none"
         self.finished_html = widgets.HTML()
         # keyboard play and the screen reader's live region (ui/keyboard.py, ui/announce.py)
-        self.keys_html = widgets.HTML()
-        self.key_listener = KeyListener(self._on_key)
-        self.announcer = Announcer()
-        keys_css = widgets.HTML(FOCUS_CSS)
-        keys_css.layout.display = "none"
-        self.keys_box = widgets.VBox([keys_css, self.keys_html, self.announcer.region,
-                                      self.key_listener])
-        self.keys_box.add_class("pushluck-keys")
+        keys = keys_area(self._on_key)
+        self.keys_html, self.key_listener = keys.keys_html, keys.listener
+        self.announcer, self.keys_box = keys.announcer, keys.box
         self.scores_html = widgets.HTML()
         self.cli_html = widgets.HTML()
         self.log_html = widgets.HTML()
