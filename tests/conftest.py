@@ -1,9 +1,11 @@
 """Fixtures the browser test files share (the app harness itself is in ``test_browser.py``).
 
-One Chromium and one app server of each kind per pytest worker, for the whole session: the
-files run one after another on a worker (``--dist loadfile``) and reuse them instead of each
-starting its own (a warm-pool app takes tens of seconds to start on a loaded machine).  Each
-server's log is checked for tracebacks and ERROR lines when the session ends.
+One app server of each kind per pytest worker, for the whole session: the files run one after
+another on a worker (``--dist loadfile``) and reuse them instead of each starting its own (a
+warm-pool app takes tens of seconds to start on a loaded machine).  Each server's log is checked
+for tracebacks and ERROR lines when the session ends.  Chromium is one per file: Playwright's
+sync API keeps an event loop running on the thread while it is open, and the next file on the
+worker may start its own Playwright (the static site's tests) or run ``asyncio`` code.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from collections.abc import Iterator
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's Chromium through Playwright, one per worker; missing Chromium fails."""
+    """Debian's Chromium through Playwright, one per test file; missing Chromium fails."""
     from playwright.sync_api import sync_playwright
     from test_browser import launch_chromium
 

@@ -24,8 +24,6 @@ from test_browser import (
     PAGE_TIMEOUT_MS,
     AppServer,
     draw_stop_page,
-    launch_chromium,
-    stop_and_check_log,
 )
 from test_site import site_dir, site_url  # noqa: F401 - the static site's fixtures
 
@@ -66,26 +64,19 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def app() -> Iterator[AppServer]:
-    server = AppServer()
-    try:
-        yield server
-    finally:
-        stop_and_check_log(server)
+def app(shared_app: AppServer) -> AppServer:
+    """The app as the README starts it (the worker's shared server, tests/conftest.py)."""
+    return shared_app
 
 
 @pytest.fixture(scope="module")
-def context() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        browser_context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-        try:
-            yield browser_context
-        finally:
-            browser_context.close()
-            chromium.close()
+def context(browser) -> Iterator[object]:
+    """The Voilà pages in one browser context of the file's Chromium (tests/conftest.py)."""
+    browser_context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    try:
+        yield browser_context
+    finally:
+        browser_context.close()
 
 
 def _click_enabled(page, css: str) -> bool:
@@ -206,18 +197,14 @@ def test_voila_page_has_no_serious_axe_violation(app, context, notebook, mode):
 
 
 @pytest.fixture(scope="module")
-def site_context() -> Iterator[object]:
-    """The static site's pages in one browser context (its HTTP cache shared, as a student's)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        browser_context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-        try:
-            yield browser_context
-        finally:
-            browser_context.close()
-            chromium.close()
+def site_context(browser) -> Iterator[object]:
+    """The static site's pages in one browser context (its HTTP cache shared, as a student's),
+    of the same Chromium: a second Playwright on this thread would find the first's loop."""
+    browser_context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    try:
+        yield browser_context
+    finally:
+        browser_context.close()
 
 
 @pytest.mark.slow

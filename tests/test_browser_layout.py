@@ -40,10 +40,11 @@ PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 #: ``h1``, such as the guide's appended rule book, is a section far down a long page).
 KEY_SELECTOR = (".pushluck-key, .pushluck-action, .pushluck-headline, .pl-cell-main, "
                 ":is(.jp-MarkdownOutput, .jp-RenderedMarkdown) h1:first-of-type")
-#: Text nobody reads from the back of the room: the chart's own tool bar and hover labels, and
-#: the terminal command a teacher copies (the page's "check it yourself" line).
+#: Text nobody reads from the back of the room: the chart's own tool bar and hover labels, the
+#: terminal command a teacher copies (the page's "check it yourself" line), and a chart's number
+#: table written for screen readers (.pl-chart-numbers: drawn 1 px wide, never seen).
 NOT_READ_FROM_AFAR = (".modebar-container, .hoverlayer, .pushluck-cli, .pushluck-copy, "
-                      ".pl-cli-line")
+                      ".pl-cli-line, .pl-chart-numbers")
 
 # The page streamed to its end (the app's template sets this after the last cell).
 RENDERED = "() => window.pushluckRendered === true && document.readyState !== 'loading'"

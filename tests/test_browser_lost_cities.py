@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from pushluck_cli import pushluck_once
-from test_browser import AppServer, PageWatch, launch_chromium, stop_and_check_log
+from test_browser import AppServer, PageWatch, stop_and_check_log
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -130,16 +130,6 @@ def app():
         yield server
     finally:
         stop_and_check_log(server)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 def test_play_a_card_and_check_the_odds_panel_against_the_cli(app, browser) -> None:

@@ -188,7 +188,7 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
 
 #: pages that need Pyodide's full distribution (README "For a whole class"); all others must
 #: run whole without NumPy/SciPy/gmpy2/jsonschema
-NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game"}
+NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game", "Lesson_8_Luck_Or_Skill"}
 
 
 @pytest.mark.slow
@@ -279,3 +279,20 @@ def test_sweep_that_fails_says_so_and_ends():
     disabled, message = out.strip().split(" ", 1)
     assert disabled == "False"
     assert "unexpected error" in message and "Traceback" not in message
+
+
+def test_a_pig_review_without_numpy_scores_every_decision_and_says_what_it_leaves_out():
+    """The static site's Python has no NumPy: the review still gives each decision's cost in
+    points this turn and says in one line why there is no chance to win (never stuck)."""
+    out = run_without_numeric("""
+        from pushluck_teach.ui.table import GameTable
+        table = GameTable("pig", seats=("threshold:20", "threshold:25"), seed=2,
+                          background=False)
+        table.review.button.click()
+        print(table.review.status.value)
+        print(table.review.seats_html.value.count('<tr class="pushluck-review-seat"'))
+        print(table.review.notes_html.value)
+    """)
+    status, seats, notes = out.strip().splitlines()[:3]
+    assert "Review of the finished game" in status and seats == "2"
+    assert "No chance to win here" in notes and "numpy" in notes

@@ -414,7 +414,13 @@ def review_game(record: GameRecord, *,
     books = [_SeatBooks() for _ in range(record.players)]
     decisions: list[DecisionReview] = []
     notes: list[str] = []
-    win = _win_books(spec, record)
+    no_win = "The whole-game solution does not cover these rules: no chance to win."
+    try:
+        win = _win_books(spec, record)
+    except ImportError as missing:  # a Python without the whole-game solvers' NumPy/SciPy
+        win = None
+        no_win = (f"No chance to win here: the whole-game solution needs "
+                  f"{(missing.name or 'NumPy').split('.')[0]}, which this Python lacks.")
     if not spec.has_turn_model and spec.decision_values is None:
         notes.append(f"{spec.title} has no draw/stop turn model: its moves are listed, not "
                      "scored.")
@@ -464,7 +470,7 @@ def review_game(record: GameRecord, *,
         series = tuple(win.series)
         notes.append(_win_note(spec))
     elif win is None and spec.whole_game and record.players == 2 and spec.has_turn_model:
-        notes.append("The whole-game solution does not cover these rules: no chance to win.")
+        notes.append(no_win)
     for reason in sorted(approximate_reasons):
         notes.append(f"~ {reason}.")
     return GameReview(record, tuple(decisions), seats, series, tuple(notes))

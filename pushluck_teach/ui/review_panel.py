@@ -140,6 +140,9 @@ class ReviewPanel(widgets.VBox):
         self._review = review
         self._jobs: LatestOnly[GameReview] = LatestOnly("pushluck-review")
         self._cancel = threading.Event()
+        # The worker delivers a review while a click may start a new game: the check that the
+        # review is still wanted and its drawing happen under this lock, as do stop and clear.
+        self._showing = threading.RLock()
         self.result: GameReview | None = None
         self.button = widgets.Button(description="Review this game", button_style="info",
                                      tooltip="Every decision of the game so far: what it cost")
@@ -209,17 +212,18 @@ class ReviewPanel(widgets.VBox):
             return None
 
     def _delivered(self, generation: int, done: Any) -> None:
-        if not self._jobs.is_latest(generation):
-            return
-        try:
-            result = done.result()
-        except Exception as exc:  # never a traceback on the page
-            detail = str(exc).strip()
-            self._idle()
-            self._say("The review could not be worked out" + (f" ({detail})" if detail else "")
-                      + ".", error=True)
-            return
-        self._finish(result)
+        with self._showing:
+            if not self._jobs.is_latest(generation):
+                return
+            try:
+                result = done.result()
+            except Exception as exc:  # never a traceback on the page
+                detail = str(exc).strip()
+                self._idle()
+                self._say("The review could not be worked out"
+                          + (f" ({detail})" if detail else "") + ".", error=True)
+                return
+            self._finish(result)
 
     def _finish(self, result: GameReview | None) -> None:
         self._idle()
@@ -233,11 +237,12 @@ class ReviewPanel(widgets.VBox):
 
     def stop(self, text: str = "") -> None:
         """Cancel a review in progress (a new game, the Stop button)."""
-        self._cancel.set()
-        self._jobs.supersede()
-        self._idle()
-        if text:
-            self._say(text)
+        with self._showing:
+            self._cancel.set()
+            self._jobs.supersede()
+            self._idle()
+            if text:
+                self._say(text)
 
     def wait(self, timeout: float = 300.0) -> None:
         """Block until the latest review is shown (tests)."""
@@ -249,10 +254,11 @@ class ReviewPanel(widgets.VBox):
         self.status.value = f'<span class="{css}" role="status">{escape(text)}</span>'
 
     def clear(self) -> None:
-        self.result = None
-        self.seats_html.value = self.decisions_html.value = self.notes_html.value = ""
-        self.chart_box.layout.display = "none"
-        self.status.value = ""
+        with self._showing:
+            self.result = None
+            self.seats_html.value = self.decisions_html.value = self.notes_html.value = ""
+            self.chart_box.layout.display = "none"
+            self.status.value = ""
 
     def show(self, review: GameReview) -> None:
         """Show a computed review."""
