@@ -71,7 +71,8 @@ def app(shared_app: AppServer) -> AppServer:
 
 @pytest.fixture(scope="module")
 def context(browser) -> Iterator[object]:
-    """The Voilà pages in one browser context of the file's Chromium (tests/conftest.py)."""
+    """The pages, Voilà's and the static site's, in one browser context of the file's Chromium
+    (tests/conftest.py; a second Playwright on this thread would find the first's loop)."""
     browser_context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     try:
         yield browser_context
@@ -165,6 +166,22 @@ def wait_for_numbers(page) -> None:
                                timeout=WALK_MS)
 
 
+def audit(page) -> tuple[list[dict], list[dict]]:
+    """After a page's walk: let its numbers finish, then axe's violations and its charts'
+    descriptions."""
+    wait_for_numbers(page)
+    page.wait_for_timeout(1500)
+    return run_axe(page), page.evaluate(CHART_DESCRIPTIONS)
+
+
+def judge(report: str, where: str, violations: list[dict], charts: list[dict]) -> None:
+    """Keep axe's findings under ``report`` and fail on a serious one or an undescribed chart."""
+    record(report, violations)
+    bad = failing(violations)
+    assert bad == [], f"{where}: {describe(bad)}"
+    check_charts(charts, where)
+
+
 def test_every_page_is_listed():
     assert len(PAGES) >= 16, PAGES
     assert "Play_Lost_Cities.ipynb" in PAGES and "Variant_Lab.ipynb" in PAGES
@@ -184,34 +201,17 @@ def test_voila_page_has_no_serious_axe_violation(app, context, notebook, mode):
         with contextlib.suppress(Exception):  # a page without charts has nothing to draw
             page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
         walk(page, notebook)
-        wait_for_numbers(page)
-        page.wait_for_timeout(1500)
-        violations = run_axe(page)
-        charts = page.evaluate(CHART_DESCRIPTIONS)
+        violations, charts = audit(page)
     finally:
         page.close()
-    record(f"voila-{Path(notebook).stem}-{mode}", violations)
-    bad = failing(violations)
-    assert bad == [], f"{notebook} ({mode}): {describe(bad)}"
-    check_charts(charts, f"{notebook} ({mode})")
-
-
-@pytest.fixture(scope="module")
-def site_context(browser) -> Iterator[object]:
-    """The static site's pages in one browser context (its HTTP cache shared, as a student's),
-    of the same Chromium: a second Playwright on this thread would find the first's loop."""
-    browser_context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    try:
-        yield browser_context
-    finally:
-        browser_context.close()
+    judge(f"voila-{Path(notebook).stem}-{mode}", f"{notebook} ({mode})", violations, charts)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("stem", SITE_PAGES)
-def test_site_page_has_no_serious_axe_violation(site_url, site_context, stem, mode):  # noqa: F811
-    page = site_context.new_page()
+def test_site_page_has_no_serious_axe_violation(site_url, context, stem, mode):  # noqa: F811
+    page = context.new_page()
     try:
         query = "?projector" if mode == "projector" else ""
         page.goto(f"{site_url}/voici/render/{stem}.html{query}", timeout=SITE_TIMEOUT_MS)
@@ -221,13 +221,7 @@ def test_site_page_has_no_serious_axe_violation(site_url, site_context, stem, mo
         with contextlib.suppress(Exception):
             page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
         walk(page, f"{stem}.ipynb")
-        wait_for_numbers(page)
-        page.wait_for_timeout(1500)
-        violations = run_axe(page)
-        charts = page.evaluate(CHART_DESCRIPTIONS)
+        violations, charts = audit(page)
     finally:
         page.close()
-    record(f"site-{stem}-{mode}", violations)
-    bad = failing(violations)
-    assert bad == [], f"site {stem} ({mode}): {describe(bad)}"
-    check_charts(charts, f"site {stem} ({mode})")
+    judge(f"site-{stem}-{mode}", f"site {stem} ({mode})", violations, charts)
