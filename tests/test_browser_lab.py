@@ -6,15 +6,14 @@ port, Debian Chromium through Playwright; a missing browser is a failure)."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import time
 from fractions import Fraction
 
 import pytest
 from pushluck_cli import run_pushluck
+from teaching_answers_script import TA  # the lessons' answers by hand
 from test_browser import (  # the shared harness (pytest puts tests/ on the path)
-    ROOT,
     VoilaServer,
     assert_clean,
     open_page,
@@ -155,7 +154,7 @@ def test_compare_and_sweep_show_the_references_numbers(server, browser) -> None:
     assert rows["Best single threshold"][0] == "20"  # (2 + 3 + 4 + 5 + 6) / 6 = 20 / 6
     result = lab_chart(page, "Result of one turn")
     by_hand = {total: chance for total, chance in
-               _teaching_answers().pig_turn_distribution(20).items()}
+               TA.pig_turn_distribution(20).items()}
     assert result["A"].keys() == by_hand.keys()
     for total, chance in by_hand.items():
         assert abs(result["A"][total] - float(chance)) <= 1e-12, (total, result["A"])
@@ -186,10 +185,3 @@ def test_compare_and_sweep_show_the_references_numbers(server, browser) -> None:
     page.close()
 
 
-def _teaching_answers():
-    spec = importlib.util.spec_from_file_location("teaching_answers",
-                                                  ROOT / "scripts" / "teaching_answers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module

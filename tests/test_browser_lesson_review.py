@@ -12,7 +12,6 @@ The answers come from outside the package: hand counts and ``scripts/teaching_an
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from teaching_answers_script import TA  # the lessons' answers by hand
 from test_browser import AppServer, stop_and_check_log  # the shared harness
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -28,16 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE_TIMEOUT_MS = 300_000
 
 
-def _teaching_answers():
-    spec = importlib.util.spec_from_file_location("teaching_answers",
-                                                  ROOT / "scripts" / "teaching_answers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-TA = _teaching_answers()
 
 
 @dataclass(frozen=True)

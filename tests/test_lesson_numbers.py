@@ -9,12 +9,12 @@ the numbers checked are those of the page's example, not of arguments copied fro
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from teaching_answers_script import TA  # the lessons' answers by hand
 
 from pushluck_teach.ui import lessons as L
 from pushluck_teach.ui.lessons.markov_chain import lesson_chain
@@ -27,16 +27,8 @@ from notebook_cells import code_cells, run_notebook, shown_by  # noqa: E402  (a 
 LESSON_7 = "Lesson_7_Investing_Under_Uncertainty.ipynb"
 
 
-def _load_teaching_answers():
-    spec = importlib.util.spec_from_file_location("teaching_answers",
-                                                  ROOT / "scripts" / "teaching_answers.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
 
 
-TA = _load_teaching_answers()
 CHAIN_EXAMPLES = {"pig": ("", 20), "hit-list": ("5h 9s", None), "captain-seven": ("Kh Tc 5d", None)}
 
 

@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
 import re
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from urllib.parse import urlparse
 
 import pytest
+from teaching_answers_script import TA  # the lessons' answers by hand
 from test_browser import (  # the shared harness (pytest puts tests/ on the path)
     NOTEBOOKS,
-    ROOT,
     TRACEBACK_MARKERS,
     WIDGET_ERRORS,
     AppServer,
@@ -105,16 +104,8 @@ def test_lesson_page_has_no_console_error_and_no_empty_chart(app, browser, noteb
 # ---- the numbers a student reads, against independent sources ----------------------------
 
 
-def _teaching_answers():
-    spec = importlib.util.spec_from_file_location("teaching_answers",
-                                                  ROOT / "scripts" / "teaching_answers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-TA = _teaching_answers()
 CHARTS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(d => ({
   title: (d.layout && d.layout.title && d.layout.title.text) || '',
   traces: (d.data || []).map(t => ({name: t.name || '', x: Array.from(t.x || []),
