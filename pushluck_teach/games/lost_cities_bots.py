@@ -100,6 +100,14 @@ def _parse(action: str) -> tuple[str, str]:
     return verb, what
 
 
+def _unseen_ranks(seat: Seat) -> list[list[int]]:
+    """The ranks of the cards this seat has not seen, by colour."""
+    ranks: list[list[int]] = [[] for _ in COLOURS]
+    for card in seat.unseen():
+        ranks[card.colour_index].append(card.rank)
+    return ranks
+
+
 def _opponent_gain(seat: Seat, card: LCCard) -> float:
     """What a discard may hand the opponent: the card's points on their open expedition."""
     pile = seat.theirs[card.colour_index]
@@ -228,9 +236,7 @@ class OddsBot:
     def choose(self, engine: LostCitiesEngine) -> str:
         self._cache.clear()       # the deck count changes every turn (the plan states stay)
         seat = Seat.of(engine)
-        unseen_by_colour: list[list[int]] = [[] for _ in COLOURS]
-        for card in seat.unseen():
-            unseen_by_colour[card.colour_index].append(card.rank)
+        unseen_by_colour = _unseen_ranks(seat)
         legal = engine.legal_actions()
         if seat.phase == PLAY:
             return self._play(seat, legal, unseen_by_colour)
@@ -252,26 +258,32 @@ class OddsBot:
         for action in legal:
             verb, what = _parse(action)
             card = parse_card(what)
-            c = card.colour_index
-            if verb == PLAY and card != lowest.get(c):
+            if verb == PLAY and card != lowest.get(card.colour_index):
                 continue          # skipping cards you hold kills them: only the lowest
-            hand = list(seat.hand)
-            hand.remove(card)
-            held = [x for x in hand if x.colour_index == c]
-            if verb == PLAY:
-                value = self.colour_value(c, seat.mine[c] + (card,), held, unseen[c], pool,
-                                          after, True)
-            elif not seat.mine[c] and base[c] == 0 and not card.is_handshake:
-                value = -_opponent_gain(seat, card)   # a colour not worth opening stays shut
-            else:
-                value = self.colour_value(c, seat.mine[c], held, unseen[c], pool, after,
-                                          False) - _opponent_gain(seat, card)
-            gain = value - base[c]
+            gain = self._play_gain(seat, verb, card, base, unseen, pool, after)
             key = (gain, action)
             if best is None or key[0] > best[0] + 1e-9:
                 best = key
         assert best is not None
         return best[1]
+
+    def _play_gain(self, seat: Seat, verb: str, card: LCCard, base: list[float],
+                   unseen: list[list[int]], pool: int, after: str) -> float:
+        """What playing (``verb`` PLAY) or discarding ``card`` changes its colour's expected
+        final score by, a discard less what it gives the opponent."""
+        c = card.colour_index
+        hand = list(seat.hand)
+        hand.remove(card)
+        held = [x for x in hand if x.colour_index == c]
+        if verb == PLAY:
+            value = self.colour_value(c, seat.mine[c] + (card,), held, unseen[c], pool, after,
+                                      True)
+        elif not seat.mine[c] and base[c] == 0 and not card.is_handshake:
+            value = -_opponent_gain(seat, card)   # a colour not worth opening stays shut
+        else:
+            value = self.colour_value(c, seat.mine[c], held, unseen[c], pool, after,
+                                      False) - _opponent_gain(seat, card)
+        return value - base[c]
 
     def _draw(self, seat: Seat, legal: tuple[str, ...], unseen: list[list[int]]) -> str:
         takeable = [a for a in legal if _parse(a)[1] != DECK and _playable(
@@ -293,7 +305,6 @@ class OddsBot:
                 best_action, best_total = action, total
         return best_action
 
-
     def action_values(self, engine: LostCitiesEngine) -> dict[str, float]:
         """Every legal action's value under the bot's stated plan model (a review's numbers):
         before the play, the change of the expected final score of the colour played or
@@ -302,9 +313,7 @@ class OddsBot:
         nothing).  Only differences between actions of one decision mean anything."""
         self._cache.clear()
         seat = Seat.of(engine)
-        unseen: list[list[int]] = [[] for _ in COLOURS]
-        for card in seat.unseen():
-            unseen[card.colour_index].append(card.rank)
+        unseen = _unseen_ranks(seat)
         legal = engine.legal_actions()
         values: dict[str, float] = {}
         if seat.phase == PLAY:
@@ -313,20 +322,8 @@ class OddsBot:
             base = self._values(seat, seat.hand, seat.mine, unseen, pool, after)
             for action in legal:
                 verb, what = _parse(action)
-                card = parse_card(what)
-                c = card.colour_index
-                hand = list(seat.hand)
-                hand.remove(card)
-                held = [x for x in hand if x.colour_index == c]
-                if verb == PLAY:
-                    value = self.colour_value(c, seat.mine[c] + (card,), held, unseen[c], pool,
-                                              after, True)
-                elif not seat.mine[c] and base[c] == 0 and not card.is_handshake:
-                    value = -_opponent_gain(seat, card)
-                else:
-                    value = self.colour_value(c, seat.mine[c], held, unseen[c], pool, after,
-                                              False) - _opponent_gain(seat, card)
-                values[action] = value - base[c]
+                values[action] = self._play_gain(seat, verb, parse_card(what), base, unseen,
+                                                 pool, after)
             return values
         for action in legal:
             source = _parse(action)[1]
