@@ -84,11 +84,13 @@ def cut_texts(page) -> list[str]:
 
 
 def small_texts(page, least_px: float = 16) -> list[str]:
-    """Visible text of the table (HTML, not the charts' own type) set under ``least_px``."""
+    """Visible text of the table (HTML, not the charts' own type nor the screen readers'
+    1-pixel chart tables) set under ``least_px``."""
     return page.evaluate("""(least) => {
         const found = [];
         for (const e of document.querySelectorAll('.pushluck-cardtable *')) {
             if (e instanceof SVGElement || e.offsetParent === null) continue;
+            if (e.closest('.pl-chart-numbers')) continue;  // screen readers' table: 1 px, unseen
             const own = [...e.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim())
                 .map((n) => n.textContent.trim()).join(' ');
             const size = parseFloat(getComputedStyle(e).fontSize);

@@ -366,7 +366,7 @@ class AnalysisPanel(widgets.VBox):
         self._turn_key: Hashable = None
         self._history: list[tuple[str, Number | None]] = []
         self._history_states: list[Any] = []
-        self._dist_lock = threading.Lock()
+        self._dist_lock = threading.RLock()
         self._task: LatestOnly[Any] = LatestOnly("pushluck-distribution")
         self._pending_values: tuple[Any, ...] | None = None
         self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0,
