@@ -77,14 +77,18 @@ def open_page(browser, url: str):
 
 
 def click_action(page, action: str) -> None:
-    """Click ``action`` (or Roll when the turn starts over) once the bots have moved."""
-    page.wait_for_selector(".pushluck-table .pushluck-action:not([disabled])",
-                           timeout=PAGE_TIMEOUT_MS)
-    button = page.locator(f".pushluck-table .pushluck-action-{action}:not([disabled])")
-    if not button.count():
-        button = page.locator(".pushluck-table .pushluck-action-draw:not([disabled])")
+    """Click ``action`` (or Roll when the turn starts over) once the bots have moved: found
+    and clicked in one step in the page, so a button that is disabled between finding and
+    clicking it (the bot's turn starting) is never waited for."""
     before = page.locator(".pushluck-record-size").inner_text()
-    button.first.click()
+    page.wait_for_function("""(action) => {
+        const enabled = (name) => document.querySelector(
+            `.pushluck-table .pushluck-action-${name}:not([disabled])`);
+        const button = enabled(action) || enabled('draw');
+        if (!button) return false;
+        button.click();
+        return true;
+    }""", arg=action, timeout=PAGE_TIMEOUT_MS)
     page.wait_for_function("(before) => { const s = document.querySelector("
                            "'.pushluck-record-size'); return s && s.innerText !== before; }",
                            arg=before, timeout=PAGE_TIMEOUT_MS)
