@@ -390,31 +390,20 @@ MAX_RECORD_BYTES = 4_000_000
 
 def read_record_text(path: str) -> str:
     """A record file's text (``-``: standard input), read safely: a regular file of at most
-    :data:`MAX_RECORD_BYTES`, UTF-8; every refusal one line naming the path."""
-    import stat
+    :data:`MAX_RECORD_BYTES` (:func:`~pushluck_teach.games.rules_format.read_regular_file`),
+    UTF-8; every refusal one line naming the path."""
+    from pushluck_teach.games.rules_format import read_regular_file
 
+    limit = f"{MAX_RECORD_BYTES:,} bytes"
     if path == "-":
         raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
         shown = "standard input"
+        if len(raw) > MAX_RECORD_BYTES:
+            raise CliError(f"game record {shown}: longer than a game record can be ({limit})")
     else:
         shown = quoted(path, tail=True)
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "bad path"
-            raise CliError(f"cannot read game record {shown}: {reason}") from None
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise CliError(f"cannot read game record {shown}: {kind} (give a .json file)")
-        try:
-            handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-            with os.fdopen(handle, "rb") as source:
-                raw = source.read(MAX_RECORD_BYTES + 1)
-        except OSError as exc:
-            raise CliError(f"cannot read game record {shown}: {exc.strerror or exc}") from None
-    if raw is None or len(raw) > MAX_RECORD_BYTES:
-        raise CliError(f"game record {shown}: longer than a game record can be "
-                       f"({MAX_RECORD_BYTES:,} bytes)")
+        raw = read_regular_file(path, what="game record", max_bytes=MAX_RECORD_BYTES,
+                                limit=limit)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

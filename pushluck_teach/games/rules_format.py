@@ -366,36 +366,46 @@ def rules_from_json(text: str) -> Variant:
     return rules_from_data(data)
 
 
-def read_rules_file(path: str | os.PathLike[str]) -> str:
-    """The text of a rule file, read safely: only a regular file (not a directory, a device
-    such as ``/dev/zero`` or a pipe that may never end), at most :data:`MAX_TEXT` characters,
-    UTF-8.  Every refusal is a one-line :class:`RulesError` naming the path."""
+def read_regular_file(path: str | os.PathLike[str], *, what: str, max_bytes: int,
+                      limit: str) -> bytes:
+    """The bytes of the file ``what`` (say ``"rule file"``) at ``path``, read safely: only a
+    regular file (not a directory, a device such as ``/dev/zero`` or a pipe that may never
+    end), at most ``max_bytes``.  Every refusal is a one-line :class:`RulesError` naming the
+    path; ``limit`` says how long such a file can be."""
     shown = quoted(os.fspath(path), tail=True)
     try:
         info = os.stat(path)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "bad path"
-        raise RulesError(f"cannot read rule file {shown}: {reason}") from None
+        raise RulesError(f"cannot read {what} {shown}: {reason}") from None
     if not stat.S_ISREG(info.st_mode):
         kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise RulesError(f"cannot read rule file {shown}: {kind} (give a .json file)")
-    if info.st_size > 4 * MAX_TEXT:
-        raise RulesError(f"rule file {shown}: {info.st_size:,} bytes, longer than a rule file "
-                         f"can be ({MAX_TEXT:,} characters)")
+        raise RulesError(f"cannot read {what} {shown}: {kind} (give a .json file)")
+    if info.st_size > max_bytes:
+        raise RulesError(f"{what} {shown}: {info.st_size:,} bytes, longer than a {what} can be "
+                         f"({limit})")
     try:
         # O_NONBLOCK: a path swapped for a pipe after the check cannot block the read
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(handle, "rb") as source:
-            raw = source.read(4 * MAX_TEXT + 1)
+            raw = source.read(max_bytes + 1)
     except OSError as exc:
-        raise RulesError(f"cannot read rule file {shown}: {exc.strerror or exc}") from None
-    if raw is None or len(raw) > 4 * MAX_TEXT:
-        raise RulesError(f"rule file {shown}: longer than a rule file can be "
-                         f"({MAX_TEXT:,} characters)")
+        raise RulesError(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
+    if raw is None or len(raw) > max_bytes:
+        raise RulesError(f"{what} {shown}: longer than a {what} can be ({limit})")
+    return raw
+
+
+def read_rules_file(path: str | os.PathLike[str]) -> str:
+    """The text of a rule file (:func:`read_regular_file`: at most :data:`MAX_TEXT`
+    characters), UTF-8."""
+    raw = read_regular_file(path, what="rule file", max_bytes=4 * MAX_TEXT,
+                            limit=f"{MAX_TEXT:,} characters")
     try:
         return raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is dropped
     except UnicodeDecodeError:
-        raise RulesError(f"rule file {shown} is not UTF-8 text") from None
+        raise RulesError(f"rule file {quoted(os.fspath(path), tail=True)} is not UTF-8 "
+                         "text") from None
 
 
 def rules_from_token(token: str) -> Variant:
