@@ -17,11 +17,10 @@ Every page must show no traceback text and log no console or page error.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
-from test_browser import AppServer, PageWatch, assert_clean, stop_and_check_log
+from test_browser import AppServer, PageWatch, assert_clean
 
 TIMEOUT_MS = 180_000
 #: key presses of the keyboard-only Pig game before it stops (if the game has not ended)
@@ -42,12 +41,9 @@ BUST = re.compile(r"Next draw busts (\d+) in (\d+)\.")
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[AppServer]:
-    srv = AppServer()
-    try:
-        yield srv
-    finally:
-        stop_and_check_log(srv)
+def server(shared_app: AppServer) -> AppServer:
+    """The worker's shared server (tests/conftest.py), as other browser files use it."""
+    return shared_app
 
 
 RECORD = """() => { const region = document.querySelector('.pushluck-live');

@@ -10,12 +10,11 @@ import base64
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from test_browser import VoilaServer, stop_and_check_log  # the shared harness
+from test_browser import VoilaServer  # the shared harness
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -58,12 +57,9 @@ def signed_percent(value: float) -> str:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[VoilaServer]:
-    srv = VoilaServer()
-    try:
-        yield srv
-    finally:
-        stop_and_check_log(srv)
+def server(shared_voila: VoilaServer) -> VoilaServer:
+    """The worker's shared server (tests/conftest.py), as other browser files use it."""
+    return shared_voila
 
 
 def open_page(browser, url: str):

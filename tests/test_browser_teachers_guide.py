@@ -7,7 +7,6 @@ web) must answer 200."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
@@ -24,12 +23,9 @@ CONTAINER = """() => { let n = document.querySelector('h1');
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[VoilaServer]:
-    app = VoilaServer()
-    try:
-        yield app
-    finally:
-        app.stop()
+def server(shared_voila: VoilaServer) -> VoilaServer:
+    """The worker's shared server (tests/conftest.py), as other browser files use it."""
+    return shared_voila
 
 
 def test_every_link_on_the_guide_opens_something(browser, server) -> None:
