@@ -661,7 +661,9 @@ class AnalysisPanel(widgets.VBox):
             now = time.perf_counter()
             if now - shown[0] >= 0.25:
                 shown[0] = now
-                self._show_progress(most[0], estimate, now - begun)
+                with self._dist_lock:  # never a bar over a newer position's numbers
+                    if self._task.is_latest(generation):
+                        self._show_progress(most[0], estimate, now - begun)
 
         def work() -> tuple[PositionNumbers, Any]:
             with watching(check):
@@ -777,10 +779,12 @@ class AnalysisPanel(widgets.VBox):
                 raise Cancelled("too long")
             if now - shown[0] >= 0.5:
                 shown[0] = now
-                self.text_dist.value = (
-                    "<div class='pushluck-numbers pushluck-pending'>Working out this "
-                    f"turn's possible results… {now - started:.0f} s (it can take up to "
-                    f"{DISTRIBUTION_SECONDS:.0f} s)</div>")
+                with self._dist_lock:  # never over a newer position's chart or note
+                    if self._task.is_latest(generation):
+                        self.text_dist.value = (
+                            "<div class='pushluck-numbers pushluck-pending'>Working out this "
+                            f"turn's possible results… {now - started:.0f} s (it can take up "
+                            f"to {DISTRIBUTION_SECONDS:.0f} s)</div>")
 
         with watching(check):
             if optimal is None and by_threshold is None:
