@@ -16,8 +16,9 @@ import pytest
 
 AXE_VERSION = "4.14.1"
 CACHE = Path(__file__).resolve().parents[1] / ".axe-core"
-#: rules whose findings fail a page whatever their impact (content outside landmarks)
-ALWAYS_FAIL = frozenset({"region"})
+#: rules whose findings fail a page whatever their impact: content outside landmarks, a
+#: heading level skipped (a screen reader's outline of the page)
+ALWAYS_FAIL = frozenset({"region", "heading-order"})
 FAILING_IMPACTS = frozenset({"serious", "critical"})
 
 #: axe.run on the whole document; each violation as {id, impact, count, targets}
@@ -61,5 +62,6 @@ def run_axe(page) -> list[dict]:
 
 
 def failing(violations: list[dict]) -> list[dict]:
-    """The violations that fail a page: serious or critical, and every ``region`` finding."""
+    """The violations that fail a page: serious or critical, and every finding of
+    :data:`ALWAYS_FAIL`."""
     return [v for v in violations if v["impact"] in FAILING_IMPACTS or v["id"] in ALWAYS_FAIL]

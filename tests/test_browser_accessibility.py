@@ -6,8 +6,9 @@ run checks it on three pages, the soak run on all),
 rendered to its end, walked as a student would (a game played a few turns, a lesson's question
 answered, the lab's tabs opened), and then checked by axe-core (pinned, from npm:
 ``tests/axe_core.py``).  A page fails on any serious or critical violation and on any
-``region`` finding (content outside the page's landmarks).  The static site's pages (built by
-``scripts/build_site.sh``, served as ``tests/test_site.py`` serves them) get the same check.
+``region`` finding (content outside the page's landmarks) or ``heading-order`` finding.  The
+static site's pages (built by ``scripts/build_site.sh``, served as ``tests/test_site.py`` serves
+them) get the same check.
 Each page's findings are written to ``test-artifacts/axe/`` (``docs/accessibility.md``).
 """
 

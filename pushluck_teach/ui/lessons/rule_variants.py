@@ -112,7 +112,7 @@ class RuleVariantsLesson(widgets.VBox):
         # the two rule sets' numbers and their chart in one row (the chart takes the width
         # left; on a narrow screen it wraps below)
         self.row = widgets.HBox([self.left_html, self.right_html, self.figure])
-        super().__init__([widgets.HTML(f"<h3>{escape(spec.title)}</h3>"), self.drawn,
+        super().__init__([widgets.HTML(f"<h2>{escape(spec.title)}</h2>"), self.drawn,
                           widgets.HBox([self.left, self.right]), self.message, self.row,
                           self.hidden, self.question])
         self.add_class("pushluck-lesson")
