@@ -47,13 +47,74 @@ def test_play_tables_work_without_numpy_scipy_gmpy2():
         for game in [spec.name for spec in turn_games()]:
             table = play(game, background=False)
             print(game, bool(table.panel.text_next.value))
-        table = play("pig", background=False)
-        table.gauge.wait()
-        print("GAUGE", table.gauge.value)
     """)
     lines = out.strip().splitlines()
-    assert all(line.endswith("True") for line in lines[:-1]), out
-    assert "numpy" in lines[-1] and "Voilà app" in lines[-1], lines[-1]
+    assert all(line.endswith("True") for line in lines), out
+
+
+#: Pig positions (my score, opponent's, turn total) for the gauge and the coach
+PIG_POSITIONS = [(0, 0, 0), (30, 40, 12), (95, 99, 5), (99, 99, 0), (50, 50, 20), (0, 97, 30),
+                 (71, 20, 9), (12, 88, 0), (60, 61, 21), (98, 0, 1)]
+
+GAUGE_PATH = """
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game.engine_chances import (action_win_chances_task,
+                                                               win_chance_task)
+    for target in (100, 50):
+        for me, them, total in POSITIONS:
+            if max(me, them) >= target:
+                continue
+            engine = get_game("pig").new_engine(PigVariant(target=target), players=2)
+            engine._scores[:] = [me, them]
+            engine.turn_total = total
+            print(target, me, them, total, repr(win_chance_task(engine)()),
+                  action_win_chances_task(engine)())
+"""
+
+
+def test_pig_gauge_and_coach_without_numpy_equal_the_numpy_solver():
+    """The table's gauge and win coach for Pig to 100 and to 50 with NumPy unimportable (the
+    site: the shipped tables read in plain Python) give the NumPy solver's numbers exactly."""
+    code = GAUGE_PATH.replace("POSITIONS", repr(PIG_POSITIONS))
+    blocked = run_without_numeric(code)
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game.pig import (
+        pig_action_win_probabilities,
+        pig_win_probability,
+    )
+
+    expected = [f"{target} {me} {them} {total} "
+                f"{pig_win_probability(PigVariant(target=target), me, them, total)!r} "
+                f"{pig_action_win_probabilities(PigVariant(target=target), me, them, total)}"
+                for target in (100, 50) for me, them, total in PIG_POSITIONS
+                if max(me, them) < target]
+    assert blocked.strip().splitlines() == expected
+    assert expected[0].startswith("100 0 0 0 0.5305")  # Neller and Presser: about 0.5306
+
+
+def test_pig_table_gauge_and_objective_switch_without_numpy():
+    out = run_without_numeric("""
+        from pushluck_teach.ui import play
+        table = play("pig", background=False)
+        table.gauge.wait()
+        print(table.gauge.value)
+        print(table.objective_toggle.layout.display, table.objective)
+        table = play("pig", background=False, options={"target": 37})
+        table.gauge.wait()
+        print(table.gauge.value)
+        print(table.objective_toggle.layout.display)
+        table = play("captain-seven", background=False)
+        table.gauge.wait()
+        print(table.gauge.value)
+    """)
+    pig, switch, other, other_switch, seven = out.strip().splitlines()
+    assert "Player 1: chance to win from here: <b>53.1%</b>" in pig  # 0.5306 at 0-0
+    assert switch == "flex win"  # the coach aims for the chance to win, and may switch
+    assert "computed in the Voilà app" in other and "Pig to 100 and to 50" in other
+    assert other_switch == "none"  # no chances to aim for: the coach aims for points
+    assert "computed in the Voilà app" in seven
+    assert "numpy" not in out.lower()
 
 
 @pytest.mark.parametrize("game, drawn", [("captain-seven", "5h 9s"), ("pig", "3 5 6"),

@@ -133,6 +133,29 @@ def locate(key: CacheKey) -> tuple[Path, Arrays] | None:
     return None
 
 
+def load_plain(key: CacheKey) -> dict[str, Any] | None:
+    """The arrays for ``key`` read without NumPy (:mod:`~pushluck_teach.solve.plain_arrays`:
+    the static site's in-browser Python), from the shipped data or the user cache; ``None``
+    where no whole, matching file is found.  The numbers are the file's, bit for bit."""
+    from pushluck_teach.solve.plain_arrays import read_npz
+
+    directories = [DATA_DIR]
+    user = cache_dir()
+    if user is not None:
+        directories.append(user)
+    for directory in directories:
+        path = directory / key.filename
+        try:
+            if not path.is_file():
+                continue
+            arrays = read_npz(path)
+        except Exception:  # noqa: BLE001 - unreadable, truncated or foreign: not used
+            continue
+        if arrays.pop("_key", None) == key.as_json():
+            return arrays
+    return None
+
+
 def load(key: CacheKey) -> Arrays | None:
     """The cached arrays for ``key``, or None."""
     found = locate(key)
