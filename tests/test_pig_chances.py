@@ -21,7 +21,9 @@ from pushluck_teach.solve.whole_game.pig_chances import (
     TableNotShipped,
     action_chances,
     optimal_key,
+    plain_start,
     shipped_start,
+    solve_start_plain,
     turn_column,
     win_chance,
 )
@@ -131,5 +133,22 @@ def test_the_gauge_goes_through_the_plain_chances() -> None:
 def test_unshipped_rules_without_numpy_say_where_they_are_computed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cache.ENV_VAR, "off")
-    with pytest.raises(TableNotShipped, match="Voilà app"):
-        shipped_start(PigModel(37))
+    assert shipped_start(PigModel(37)) is None
+    with pytest.raises(TableNotShipped, match="Voilà app.*up to 20"):
+        plain_start(PigModel(37))
+
+
+def test_plain_value_iteration_solves_piglet_as_by_hand() -> None:
+    start = solve_start_plain(PigModel.piglet(2))
+    assert [start[i, j] for i in range(2) for j in range(2)] == pytest.approx(
+        [4 / 7, 2 / 5, 4 / 5, 2 / 3], abs=1e-12)
+
+
+@pytest.mark.parametrize("model", [PigModel(20), PigModel(20, 2, (2,)), PigModel(13, 4, (2, 3, 4)),
+                                   PigModel(9, 20, tuple(range(2, 21)))], ids=repr)
+def test_plain_value_iteration_equals_the_numpy_solver(model: PigModel) -> None:
+    """The site's small targets: the same sweeps as NumPy's value iteration, the same bits."""
+    plain = solve_start_plain(model)
+    numpy_start = numpy_pig.solve_optimal(model).start
+    g = model.target
+    assert [[plain[i, j] for j in range(g)] for i in range(g)] == numpy_start.tolist()

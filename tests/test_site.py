@@ -31,6 +31,8 @@ from test_browser import (
     PageWatch,
     assert_clean,
     check_against_cli,
+    check_gauge,
+    check_numbers,
     cli_odds,
     draw_stop_page,
     free_port,
@@ -143,6 +145,34 @@ def test_site_play_page_matches_cli(site_url, browser, stem):
     assert checked >= 1, f"{stem}: no position with drawn cards was reached in 8 clicks"
     assert charts_changed, f"{stem}: no chart changed in the browser after the clicks"
     assert_clean(page, watch, f"site_{stem}")
+    page.close()
+
+
+def test_site_pig_win_gauge_and_coach_objective(site_url, browser):
+    """Pig's table on the site shows the "chance to win from here" gauge and the coach's
+    "aims for" switch, with the numbers of the real Python (with NumPy: the Voilà app's) at
+    the opening (0-0: about 0.5306, Neller and Presser) and after draws."""
+    page, watch = open_site_page(browser, site_url, "Play_Pig",
+                                 ".pushluck-win-gauge[role=meter]")
+    assert page.locator(".pushluck-objective").is_visible()
+    gauges = []
+    for _ in range(8):
+        now = check_numbers(page, timeout=120)
+        if now is not None and now.get("command_objective") == "win":
+            gauges.append(check_gauge(page, now, timeout=120))
+            if len(gauges) >= 3:
+                break
+        draw = page.locator(".pushluck-action-draw:not([disabled])").first
+        draw.wait_for(state="visible", timeout=120_000)
+        before = page.evaluate(READ_POSITION)
+        draw.click()
+        page.wait_for_function(
+            f"(before) => JSON.stringify(({READ_POSITION})()) !== JSON.stringify(before)",
+            arg=before, timeout=120_000)
+    assert len(gauges) >= 3, f"the gauge was checked {len(gauges)} times"
+    assert gauges[0] == pytest.approx(0.5306, abs=5e-5)
+    assert "numpy" not in page.inner_text("body").lower()
+    assert_clean(page, watch, "site_Play_Pig_gauge")
     page.close()
 
 

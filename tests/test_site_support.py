@@ -104,15 +104,23 @@ def test_pig_table_gauge_and_objective_switch_without_numpy():
         table.gauge.wait()
         print(table.gauge.value)
         print(table.objective_toggle.layout.display)
+        table = play("pig", background=False, options={"target": 12, "die_sides": 4})
+        table.gauge.wait()
+        print(repr(table.gauge.probability))
         table = play("captain-seven", background=False)
         table.gauge.wait()
         print(table.gauge.value)
     """)
-    pig, switch, other, other_switch, seven = out.strip().splitlines()
+    pig, switch, other, other_switch, small, seven = out.strip().splitlines()
     assert "Player 1: chance to win from here: <b>53.1%</b>" in pig  # 0.5306 at 0-0
     assert switch == "flex win"  # the coach aims for the chance to win, and may switch
-    assert "computed in the Voilà app" in other and "Pig to 100 and to 50" in other
+    assert "computed in the Voilà app" in other and "up to 20" in other
     assert other_switch == "none"  # no chances to aim for: the coach aims for points
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game.pig import pig_win_probability
+
+    # a small target is solved in plain Python: the NumPy solver's number
+    assert float(small) == pig_win_probability(PigVariant(target=12, die_sides=4), 0, 0)
     assert "computed in the Voilà app" in seven
     assert "numpy" not in out.lower()
 

@@ -106,6 +106,7 @@ from pushluck_teach.solve.whole_game.pig_chances import (
     CHANCES,
     DESCRIPTION,
     GAME,
+    MAX_SWEEPS,
     SOLVER_VERSION,
     TOLERANCE,
     PigModel,
@@ -122,7 +123,6 @@ except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
 EXACT_MAX_TARGET = 30
 #: Hold is chosen when it is within this of rolling (ties go to hold).
 TIE = 1e-12
-MAX_SWEEPS = 100_000
 #: The solitaire turn distribution is followed until this much mass is left.
 TAIL_MASS = 1e-12
 MAX_TURNS = 100_000

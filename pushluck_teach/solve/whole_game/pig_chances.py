@@ -11,8 +11,10 @@ numbers bit for bit — the tests compare them with the NumPy table), so it need
 
 * in the Voilà app :math:`V` comes from the NumPy solver (shipped, cached, or solved now);
 * on the static site (no NumPy in the browser) it is read from the shipped ``.npz`` file by
-  :mod:`pushluck_teach.solve.plain_arrays`; for rules whose table is not shipped the gauge
-  says in one line that the Voilà app computes it (:class:`TableNotShipped`).
+  :mod:`pushluck_teach.solve.plain_arrays`; for a small target without one it is solved by
+  the same value iteration in plain Python (:func:`solve_start_plain`, each sweep a
+  :func:`turn_column` per pair); for other rules the gauge says in one line that the Voilà app
+  computes it (:class:`TableNotShipped`).
 
 The game's chance structure (:class:`PigModel`) and the cache key of the stored solution live
 here too, so both paths name the same file.
@@ -36,6 +38,12 @@ SOLVER_VERSION = 1
 MAX_TARGET = 200
 #: Value iteration stops when a sweep changes no value by more than this.
 TOLERANCE = 1e-13
+#: Value iteration gives up after this many sweeps.
+MAX_SWEEPS = 100_000
+#: The largest target solved in plain Python where no table is shipped and NumPy is missing
+#: (the static site): under a second in CPython with any die (a two-sided one needs the most
+#: sweeps).
+PLAIN_SOLVE_MAX_TARGET = 20
 #: One line for the gauge and the review: how the chances are computed.
 DESCRIPTION = "Pig: Neller and Presser's optimal policy (value iteration)"
 
@@ -179,25 +187,66 @@ def action_chances(model: PigModel, start: StartTable, my_score: int, opp_score:
     return {DRAW: float(roll), STOP: None if k == 0 else float(1.0 - first_row(j, i + k))}
 
 
-@lru_cache(maxsize=4)
-def shipped_start(model: PigModel) -> StartTable:
-    """The stored ``start`` table read without NumPy, or :class:`TableNotShipped`."""
+@dataclass(frozen=True, eq=False)
+class _Rows:
+    """``V[i, j]`` over a list of rows (what the plain value iteration builds)."""
+
+    rows: list[list[float]]
+
+    def __getitem__(self, index: tuple[int, int]) -> float:
+        return self.rows[index[0]][index[1]]
+
+
+def solve_start_plain(model: PigModel) -> StartTable:
+    """``V`` by the NumPy solver's value iteration (``pig.solve_optimal``: sweeps from
+    ``V = 0``, each a :func:`turn_column` for every pair, until no value changes by more than
+    :data:`TOLERANCE`), in plain Python: the same numbers, for small targets
+    (:data:`PLAIN_SOLVE_MAX_TARGET`) where no table is shipped and NumPy is missing."""
+    g = model.target
+    rows = [[0.0] * g for _ in range(g)]
+    for _sweep in range(MAX_SWEEPS):
+        start = _Rows(rows)
+        new = [[turn_column(model, start, i, j)[0] for j in range(g)] for i in range(g)]
+        delta = max(abs(a - b) for old, now in zip(rows, new, strict=True)
+                    for a, b in zip(now, old, strict=True))
+        rows = new
+        if delta <= TOLERANCE:
+            return _Rows(rows)
+    raise RuntimeError(f"Pig value iteration did not converge in {MAX_SWEEPS} sweeps")
+
+
+def shipped_start(model: PigModel) -> StartTable | None:
+    """The stored ``start`` table read without NumPy (shipped, or in the user cache), or
+    ``None``."""
     arrays = cache.load_plain(optimal_key(model))
-    if arrays is None or "start" not in arrays:
-        raise TableNotShipped(
-            "computed in the Voilà app (scripts/run_app.sh) for these rules; this site has it "
-            "for Pig to 100 and to 50 with a six-sided die.")
-    return arrays["start"]
+    return None if arrays is None else arrays.get("start")
+
+
+@lru_cache(maxsize=4)
+def plain_start(model: PigModel) -> StartTable:
+    """``V`` without NumPy: the stored table, else for a small target solved in plain Python
+    (:func:`solve_start_plain`), else :class:`TableNotShipped`."""
+    stored = shipped_start(model)
+    if stored is not None:
+        return stored
+    if model.target <= PLAIN_SOLVE_MAX_TARGET:
+        return solve_start_plain(model)
+    raise TableNotShipped(
+        "computed in the Voilà app (scripts/run_app.sh) for these rules; this site has it for "
+        f"targets up to {PLAIN_SOLVE_MAX_TARGET}, and for 50 and 100 with a six-sided die.")
 
 
 def start_source(model: PigModel) -> Callable[[], StartTable]:
     """A function giving ``V`` for ``model``: the NumPy solver's (loaded, or solved when it is
-    called: in the gauge's worker thread) where NumPy is present, else the shipped table
-    (read now, so rules without one raise :class:`TableNotShipped` at once)."""
+    called: in the gauge's worker thread) where NumPy is present, else :func:`plain_start`
+    (the table read now, so rules without one raise :class:`TableNotShipped` at once; a small
+    target solved when called)."""
     try:
         from pushluck_teach.solve.whole_game.pig import stored_start
-    except ImportError:  # the static site's in-browser Python: the shipped tables only
-        table = shipped_start(model)
+    except ImportError:  # the static site's in-browser Python
+        if model.target <= PLAIN_SOLVE_MAX_TARGET:
+            return lambda: plain_start(model)
+        table = plain_start(model)
         return lambda: table
     return lambda: stored_start(model)
 
@@ -230,5 +279,5 @@ class PigChances:
 CHANCES = PigChances()
 
 __all__ = ["CHANCES", "DESCRIPTION", "PigChances", "PigModel", "TableNotShipped",
-           "action_chances", "check_position", "optimal_key", "shipped_start", "start_source",
-           "turn_column", "win_chance"]
+           "action_chances", "check_position", "optimal_key", "plain_start", "shipped_start",
+           "solve_start_plain", "start_source", "turn_column", "win_chance"]
