@@ -93,8 +93,39 @@ def test_pig_gauge_and_coach_without_numpy_equal_the_numpy_solver():
     assert expected[0].startswith("100 0 0 0 0.5305")  # Neller and Presser: about 0.5306
 
 
+REVIEWS = """
+    import os
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.sim.record import play_recorded_game
+    from pushluck_teach.solve.review import review_game
+    for target in (20, 100, 37):
+        record = play_recorded_game(get_game("pig"), PigVariant(target=target),
+                                    ["threshold:8", "optimal"], 5)
+        review = review_game(record)
+        print(target, [d.win_values for d in review.decisions], review.notes)
+"""
+
+
+def test_pig_review_chances_to_win_without_numpy():
+    """The review's chances to win on the site: the same as with NumPy for Pig to 100 (shipped)
+    and to 20 (solved in plain Python); for rules without a table, one line saying where."""
+    blocked = run_without_numeric(REVIEWS).strip().splitlines()
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(REVIEWS)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600,
+                            check=True).stdout.strip().splitlines()
+    assert blocked[:2] == normal[:2]
+    assert "'draw': 0.5305927" in blocked[1]  # 0-0 in Pig to 100: Neller and Presser's 0.5306
+    assert "None" not in blocked[0] + blocked[1]
+    assert "No chance to win here: computed in the Voilà app" in blocked[2]
+    assert "numpy" not in "".join(blocked).lower()
+
+
 def test_pig_table_gauge_and_objective_switch_without_numpy():
     out = run_without_numeric("""
+        import os
+        os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
         from pushluck_teach.ui import play
         table = play("pig", background=False)
         table.gauge.wait()
@@ -350,10 +381,12 @@ def test_sweep_that_fails_says_so_and_ends():
     assert "unexpected error" in message and "Traceback" not in message
 
 
-def test_a_pig_review_without_numpy_scores_every_decision_and_says_what_it_leaves_out():
+def test_a_pig_review_without_numpy_scores_every_decision_with_chances_to_win():
     """The static site's Python has no NumPy: the review still gives each decision's cost in
-    points this turn and says in one line why there is no chance to win (never stuck)."""
+    points this turn and its chances to win (Pig's shipped table, read in plain Python)."""
     out = run_without_numeric("""
+        import os
+        os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
         from pushluck_teach.ui.table import GameTable
         table = GameTable("pig", seats=("threshold:20", "threshold:25"), seed=2,
                           background=False)
@@ -364,4 +397,4 @@ def test_a_pig_review_without_numpy_scores_every_decision_and_says_what_it_leave
     """)
     status, seats, notes = out.strip().splitlines()[:3]
     assert "Review of the finished game" in status and seats == "2"
-    assert "No chance to win here" in notes and "numpy" in notes
+    assert "Chance to win: Pig" in notes and "No chance to win" not in notes
