@@ -18,9 +18,13 @@ from pushluck_teach.solve.whole_game import pig as numpy_pig
 from pushluck_teach.solve.whole_game.pig_chances import (
     CHANCES,
     PigModel,
+    PigPolicy,
     TableNotShipped,
     action_chances,
+    evaluate_match,
+    match_key,
     optimal_key,
+    optimal_positions,
     plain_start,
     shipped_start,
     solve_start_plain,
@@ -152,3 +156,27 @@ def test_plain_value_iteration_equals_the_numpy_solver(model: PigModel) -> None:
     numpy_start = numpy_pig.solve_optimal(model).start
     g = model.target
     assert [[plain[i, j] for j in range(g)] for i in range(g)] == numpy_start.tolist()
+
+
+@pytest.mark.parametrize("variant", [PigVariant(), PigVariant(target=17, die_sides=4)], ids=str)
+def test_positions_equal_the_numpy_roll_and_hold_arrays(variant: PigVariant) -> None:
+    """What Lesson 8 reads (``roll_values[k, i, j]``, ``hold_values[k, i, j]``), at single
+    positions without NumPy: the NumPy solution's arrays, bit for bit."""
+    solution = numpy_pig.optimal_solution(variant)
+    positions = optimal_positions(variant)
+    rng = random.Random(3)
+    g = variant.target
+    for _ in range(2000):
+        k, i, j = rng.randrange(g), rng.randrange(g), rng.randrange(g)
+        assert positions.roll_values[k, i, j] == solution.roll_values[k, i, j]
+        assert positions.hold_values[k, i, j] == solution.hold_values[k, i, j]
+
+
+def test_stored_matches_read_without_numpy_equal_the_numpy_evaluation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV_VAR, "off")
+    for first, second in numpy_pig.SHIPPED_MATCHES:
+        stored = cache.load_plain(match_key(PigModel(100), PigPolicy.parse(first),
+                                            PigPolicy.parse(second)))
+        numpy_match = evaluate_match(PigVariant(), first, second)  # with NumPy: the solver's
+        assert stored["first_start"][0, 0] == numpy_match.p_win_first

@@ -288,7 +288,7 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
 
 #: pages that need Pyodide's full distribution (README "For a whole class"); all others must
 #: run whole without NumPy/SciPy/gmpy2/jsonschema
-NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game", "Lesson_8_Luck_Or_Skill"}
+NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game"}
 
 
 @pytest.mark.slow

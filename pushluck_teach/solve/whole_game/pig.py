@@ -91,14 +91,6 @@ from scipy.sparse.linalg import spsolve
 
 from pushluck_teach.games.base import DRAW, STOP, Engine, RulesError
 from pushluck_teach.games.pig import PigVariant
-from pushluck_teach.games.policies import (
-    KEEP_PACE,
-    THRESHOLD,
-    WIN_OPTIMAL,
-    Policy,
-    parse_policy,
-    unknown_policy,
-)
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
@@ -107,9 +99,11 @@ from pushluck_teach.solve.whole_game.pig_chances import (
     DESCRIPTION,
     GAME,
     MAX_SWEEPS,
-    SOLVER_VERSION,
+    POLICY_HELP,
     TOLERANCE,
     PigModel,
+    PigPolicy,
+    match_key,
     optimal_key,
 )
 from pushluck_teach.solve.whole_game.pig_chances import check_position as _check_position
@@ -348,51 +342,6 @@ def pig_action_win_probabilities(variant: PigVariant, my_score: int, opp_score: 
 # Fixed policies
 
 
-@dataclass(frozen=True)
-class PigPolicy:
-    """A whole-game policy: ``optimal``, ``hold`` (with ``hold_at``) or ``keep-pace``."""
-
-    kind: str
-    hold_at: int | None = None
-
-    KINDS = ("optimal", "hold", "keep-pace")
-
-    def __post_init__(self) -> None:
-        if self.kind not in self.KINDS:
-            raise RulesError(f"unknown Pig policy {self.kind!r} ({POLICY_HELP})")
-        if (self.kind == "hold") != (self.hold_at is not None):
-            raise RulesError("hold needs a turn total: hold:N")
-        if self.hold_at is not None and self.hold_at < 1:
-            raise RulesError(f"bad policy hold:{self.hold_at}: N must be at least 1")
-
-    @property
-    def name(self) -> str:
-        return f"hold:{self.hold_at}" if self.kind == "hold" else self.kind
-
-    @classmethod
-    def parse(cls, text: str | PigPolicy | Policy) -> PigPolicy:
-        """From the shared vocabulary (:func:`~pushluck_teach.games.policies.parse_policy`;
-        ``optimal`` is ``win-optimal`` here)."""
-        if isinstance(text, PigPolicy):
-            return text
-        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="Pig", names=POLICY_HELP)
-        if policy.kind == THRESHOLD:
-            return cls("hold", policy.number)
-        kind = _PIG_KINDS.get(policy.kind)
-        if kind is None:
-            raise unknown_policy(policy.name, "Pig", POLICY_HELP)
-        return cls(kind)
-
-    def hold_mask(self, game: ModelLike) -> np.ndarray:
-        """``[k, i, j]``: this policy holds (always once holding wins; never at ``k = 0``)."""
-        return _policy_mask(self, as_model(game))
-
-
-POLICY_HELP = "policies: win-optimal (or optimal), hold:N, keep-pace"
-#: The shared vocabulary's kinds -> this solver's.
-_PIG_KINDS = {WIN_OPTIMAL: "optimal", KEEP_PACE: "keep-pace"}
-
-
 def race_line(model: PigModel) -> int:
     """Keep pace and end race's race line: 71 for goal 100, ``round(71 G / 100)`` otherwise."""
     return (71 * model.target + 50) // 100
@@ -474,9 +423,7 @@ def evaluate_match_uncached(game: ModelLike, first: str | PigPolicy, second: str
 
 @lru_cache(maxsize=32)
 def _match_cached(model: PigModel, first: PigPolicy, second: PigPolicy) -> PigMatch:
-    key = cache.CacheKey(GAME, "match", model.key_options(),
-                         {"first": first.name, "second": second.name, "tol": TOLERANCE},
-                         SOLVER_VERSION)
+    key = match_key(model, first, second)
 
     def compute() -> dict[str, np.ndarray]:
         match = evaluate_match_uncached(model, first, second)
@@ -862,9 +809,7 @@ class PigWholeGame:
         model = PigModel.from_variant(PigVariant())
         for first, second in SHIPPED_MATCHES:
             a, b = PigPolicy.parse(first), PigPolicy.parse(second)
-            key = cache.CacheKey(GAME, "match", model.key_options(),
-                                 {"first": a.name, "second": b.name, "tol": TOLERANCE},
-                                 SOLVER_VERSION)
+            key = match_key(model, a, b)
             match = evaluate_match_uncached(model, a, b)
             path = cache.save(key, {
                 "first_start": match.first_start, "second_start": match.second_start,

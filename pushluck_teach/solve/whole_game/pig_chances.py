@@ -29,6 +29,14 @@ from typing import Any, Protocol
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, RulesError
 from pushluck_teach.games.pig import PigVariant
+from pushluck_teach.games.policies import (
+    KEEP_PACE,
+    THRESHOLD,
+    WIN_OPTIMAL,
+    Policy,
+    parse_policy,
+    unknown_policy,
+)
 from pushluck_teach.solve import cache
 
 GAME = "pig"
@@ -113,6 +121,61 @@ def optimal_key(model: PigModel) -> cache.CacheKey:
                           SOLVER_VERSION)
 
 
+@dataclass(frozen=True)
+class PigPolicy:
+    """A whole-game policy: ``optimal``, ``hold`` (with ``hold_at``) or ``keep-pace``."""
+
+    kind: str
+    hold_at: int | None = None
+
+    KINDS = ("optimal", "hold", "keep-pace")
+
+    def __post_init__(self) -> None:
+        if self.kind not in self.KINDS:
+            raise RulesError(f"unknown Pig policy {self.kind!r} ({POLICY_HELP})")
+        if (self.kind == "hold") != (self.hold_at is not None):
+            raise RulesError("hold needs a turn total: hold:N")
+        if self.hold_at is not None and self.hold_at < 1:
+            raise RulesError(f"bad policy hold:{self.hold_at}: N must be at least 1")
+
+    @property
+    def name(self) -> str:
+        return f"hold:{self.hold_at}" if self.kind == "hold" else self.kind
+
+    @classmethod
+    def parse(cls, text: str | PigPolicy | Policy) -> PigPolicy:
+        """From the shared vocabulary (:func:`~pushluck_teach.games.policies.parse_policy`;
+        ``optimal`` is ``win-optimal`` here)."""
+        if isinstance(text, PigPolicy):
+            return text
+        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="Pig", names=POLICY_HELP)
+        if policy.kind == THRESHOLD:
+            return cls("hold", policy.number)
+        kind = _PIG_KINDS.get(policy.kind)
+        if kind is None:
+            raise unknown_policy(policy.name, "Pig", POLICY_HELP)
+        return cls(kind)
+
+    def hold_mask(self, game: PigModel | PigVariant) -> Any:
+        """``[k, i, j]`` (a NumPy bool array): this policy holds (always once holding wins;
+        never at ``k = 0``)."""
+        from pushluck_teach.solve.whole_game.pig import _policy_mask, as_model
+
+        return _policy_mask(self, as_model(game))
+
+
+POLICY_HELP = "policies: win-optimal (or optimal), hold:N, keep-pace"
+#: The shared vocabulary's kinds -> this solver's.
+_PIG_KINDS = {WIN_OPTIMAL: "optimal", KEEP_PACE: "keep-pace"}
+
+
+def match_key(model: PigModel, first: PigPolicy, second: PigPolicy) -> cache.CacheKey:
+    """The cache key of a match's stored tables (``first`` moves first)."""
+    return cache.CacheKey(GAME, "match", model.key_options(),
+                          {"first": first.name, "second": second.name, "tol": TOLERANCE},
+                          SOLVER_VERSION)
+
+
 class StartTable(Protocol):
     """``V[i, j]``: a NumPy array or a :class:`~pushluck_teach.solve.plain_arrays.PlainArray`."""
 
@@ -168,6 +231,20 @@ def win_chance(model: PigModel, start: StartTable, my_score: int, opp_score: int
     return turn_column(model, start, i, j)[k]
 
 
+def _roll_hold(model: PigModel, start: StartTable, i: int, j: int, k: int
+               ) -> tuple[float, float]:
+    """The NumPy solution's ``roll_values[k, i, j]`` and ``hold_values[k, i, j]`` (its
+    ``start`` is the table's first row, whose entries are swept from ``start`` here)."""
+    def first_row(a: int, b: int) -> float:
+        return turn_column(model, start, a, b)[0]
+
+    column = turn_column(model, start, i, j)
+    roll = sum(column[k + face] for face in model.faces) / model.sides
+    roll = roll + model.p_bust * (1.0 - first_row(j, i))
+    hold = 1.0 - first_row(j, i + k) if i + k < model.target else 1.0
+    return float(roll), float(hold)
+
+
 def action_chances(model: PigModel, start: StartTable, my_score: int, opp_score: int,
                    turn_total: int = 0) -> dict[str, float | None]:
     """The mover's chance to win if it rolls (``"draw"``) or holds (``"stop"``; None before the
@@ -181,10 +258,8 @@ def action_chances(model: PigModel, start: StartTable, my_score: int, opp_score:
     if i + k >= model.target:
         roll_on = model.p_bust * (1.0 - first_row(j, i)) + len(model.faces) / model.sides
         return {DRAW: float(roll_on), STOP: 1.0}
-    column = turn_column(model, start, i, j)
-    roll = sum(column[k + face] for face in model.faces) / model.sides
-    roll = roll + model.p_bust * (1.0 - first_row(j, i))
-    return {DRAW: float(roll), STOP: None if k == 0 else float(1.0 - first_row(j, i + k))}
+    roll, hold = _roll_hold(model, start, i, j, k)
+    return {DRAW: roll, STOP: None if k == 0 else hold}
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,6 +326,78 @@ def start_source(model: PigModel) -> Callable[[], StartTable]:
     return lambda: stored_start(model)
 
 
+def _start_now(model: PigModel) -> StartTable:
+    return start_source(model)()
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """``table[k, i, j]``: the mover's chance to win on rolling (``action="roll"``) or holding
+    now at turn total ``k``, score ``i`` against ``j``, as the NumPy solution's
+    ``roll_values``/``hold_values`` (computed for the position asked)."""
+
+    model: PigModel
+    action: str
+
+    def __getitem__(self, index: tuple[int, int, int]) -> float:
+        k, i, j = index
+        i, j, k = check_position(self.model, i, j, k)
+        roll, hold = _roll_hold(self.model, _start_now(self.model), i, j, k)
+        return roll if self.action == "roll" else hold
+
+
+@dataclass(frozen=True)
+class OptimalPositions:
+    """What lessons read of Pig's optimal solution at single positions (no NumPy needed):
+    ``roll_values[k, i, j]``, ``hold_values[k, i, j]`` and :meth:`win_probability`."""
+
+    model: PigModel
+
+    @property
+    def roll_values(self) -> ActionTable:
+        return ActionTable(self.model, "roll")
+
+    @property
+    def hold_values(self) -> ActionTable:
+        return ActionTable(self.model, "hold")
+
+    def win_probability(self, my_score: int, opp_score: int, turn_total: int = 0) -> float:
+        return win_chance(self.model, _start_now(self.model), my_score, opp_score, turn_total)
+
+
+def optimal_positions(variant: PigVariant | PigModel) -> OptimalPositions:
+    """Pig's optimal solution at single positions, in the Voilà app and on the static site."""
+    model = variant if isinstance(variant, PigModel) else PigModel.from_variant(variant)
+    start_source(model)  # rules this Python cannot solve: TableNotShipped now
+    return OptimalPositions(model)
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match read from its stored tables: ``p_win_first``, the first player's chance."""
+
+    p_win_first: float
+
+
+def evaluate_match(variant: PigVariant | PigModel, first: str | PigPolicy,
+                   second: str | PigPolicy) -> Any:
+    """``first`` against ``second``: the NumPy solver's evaluation (``pig.evaluate_match``)
+    where NumPy is present, else the stored match read in plain Python (those shipped:
+    ``pig.SHIPPED_MATCHES``), else :class:`TableNotShipped`."""
+    model = variant if isinstance(variant, PigModel) else PigModel.from_variant(variant)
+    a, b = PigPolicy.parse(first), PigPolicy.parse(second)
+    try:
+        from pushluck_teach.solve.whole_game.pig import evaluate_match as numpy_match
+    except ImportError:  # the static site's in-browser Python
+        arrays = cache.load_plain(match_key(model, a, b))
+        if arrays is None or "first_start" not in arrays:
+            raise TableNotShipped(
+                f"{a.name} against {b.name} is computed in the Voilà app (scripts/run_app.sh) "
+                "for these rules.") from None
+        return StoredMatch(float(arrays["first_start"][0, 0]))
+    return numpy_match(model, a, b)
+
+
 class PigChances:
     """The gauge's and the win coach's part of Pig's whole-game solver (no NumPy needed)."""
 
@@ -278,6 +425,8 @@ class PigChances:
 
 CHANCES = PigChances()
 
-__all__ = ["CHANCES", "DESCRIPTION", "PigChances", "PigModel", "TableNotShipped",
+__all__ = ["CHANCES", "DESCRIPTION", "POLICY_HELP", "ActionTable", "OptimalPositions",
+           "PigChances", "PigModel", "PigPolicy", "StoredMatch", "TableNotShipped",
+           "evaluate_match", "match_key", "optimal_positions",
            "action_chances", "check_position", "optimal_key", "plain_start", "shipped_start",
            "solve_start_plain", "start_source", "turn_column", "win_chance"]
