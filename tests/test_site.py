@@ -234,6 +234,33 @@ def test_site_lesson_question_answered(site_url, browser):
     page.close()
 
 
+def test_site_lesson_8_answers_with_the_voila_numbers(site_url, browser):
+    """Lesson 8 runs whole on the site (Pig's stored tables read without NumPy): both questions
+    accept the numbers the real Python computes with NumPy (the Voilà app's) and mark them
+    right."""
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game import pig
+
+    solution = pig.optimal_solution(PigVariant())
+    cost = solution.roll_values[20, 40, 80] - solution.hold_values[20, 40, 80]
+    hold_20 = (pig.evaluate_match(PigVariant(), "hold:20", "optimal").p_win_first
+               + 1 - pig.evaluate_match(PigVariant(), "optimal", "hold:20").p_win_first) / 2
+    stem = "Lesson_8_Luck_Or_Skill"
+    page, watch = open_site_page(browser, site_url, stem, ".pushluck-lesson-question input")
+    questions = page.locator(".pushluck-lesson-question")
+    questions.nth(1).wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+    for index, answer in ((0, f"{100 * cost:.2f}%"), (1, f"{100 * hold_20:.1f}%")):
+        question = questions.nth(index)
+        box = question.locator("input").first
+        box.fill(answer)
+        box.press("Enter")
+        question.locator(".pushluck-lesson-feedback", has_text="✔").wait_for(timeout=120_000)
+    text = page.inner_text("body").lower()
+    assert "numpy" not in text and "needs" not in text
+    assert_clean(page, watch, f"site_{stem}")
+    page.close()
+
+
 #: rule files with one mistake each (the Voilà app refuses every one)
 BAD_RULE_FILES = [
     {"format": "pushluck-rules/1", "remove_ranks": ["K", "K"]},
