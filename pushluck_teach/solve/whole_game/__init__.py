@@ -121,9 +121,9 @@ def solver_for(game: str) -> WholeGameSolver:
     return importlib.import_module(module).SOLVER
 
 
-def chances_for(game: str) -> WinChances:
-    """The gauge's and the win coach's chances for ``game``: the NumPy-free companion of its
-    solver module (``<module>_chances``'s ``CHANCES``) where there is one, else the solver."""
+def plain_chances(game: str) -> WinChances | None:
+    """The NumPy-free companion of ``game``'s solver module (``<module>_chances``'s
+    ``CHANCES``), or ``None`` where it has none."""
     module = solver_modules().get(game)
     if module is None:
         raise RulesError(f"no whole-game solver for {game} yet")
@@ -133,7 +133,13 @@ def chances_for(game: str) -> WinChances:
     except ModuleNotFoundError as exc:
         if exc.name != companion:
             raise
-    return solver_for(game)
+    return None
+
+
+def chances_for(game: str) -> WinChances:
+    """The gauge's and the win coach's chances for ``game``: the NumPy-free companion of its
+    solver module where there is one (:func:`plain_chances`), else the solver."""
+    return plain_chances(game) or solver_for(game)
 
 
 def build_all_shipped(directory: Path | None = None) -> list[Path]:
@@ -149,5 +155,6 @@ def build_all_shipped(directory: Path | None = None) -> list[Path]:
 
 __all__ = [
     "PolicyChooser", "PolicyText", "WholeGameReport", "WholeGameSolver", "WinChances",
-    "build_all_shipped", "chances_for", "has_solver", "solver_for", "solver_modules",
+    "build_all_shipped", "chances_for", "has_solver", "plain_chances", "solver_for",
+    "solver_modules",
 ]
