@@ -214,6 +214,30 @@ def test_site_variant_lab_solves_a_sweep(site_url, browser):
     page.close()
 
 
+def test_site_variant_lab_compares_pig_win_chances(site_url, browser):
+    """Compare A/B of the lab's default Pig rules on the site: the first player's win chance of
+    each (Pig to 100, and the piglet preset, solved in the browser) as ``pushluck solve``
+    gives it in the real Python; Piglet is Neller and Presser's 4/7."""
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.sweep import win_chance
+
+    spec = get_game("pig")
+    expected = [f"{win_chance(spec, v):.4f}" for v in (PigVariant(), spec.presets["piglet"])]
+    assert expected[1] == f"{4 / 7:.4f}"
+    stem = "Variant_Lab"
+    page, watch = open_site_page(browser, site_url, stem, ".lm-TabBar-tab")
+    page.locator(".lm-TabBar-tab", has_text="Compare").first.click()
+    page.get_by_role("button", name="Compare", exact=True).first.click(timeout=PAGE_TIMEOUT_MS)
+    row = page.locator("tr", has_text="First player's win chance").first
+    row.wait_for(timeout=PAGE_TIMEOUT_MS)
+    cells = row.locator("td").all_inner_texts()
+    assert cells[1].strip() == expected[0] and cells[2].strip().startswith(expected[1]), cells
+    assert "numpy" not in page.inner_text("body").lower()
+    assert_clean(page, watch, f"site_{stem}_compare")
+    page.close()
+
+
 def test_site_lesson_question_answered(site_url, browser):
     stem = "Lesson_1_Next_Card"
     page, watch = open_site_page(browser, site_url, stem, ".pushluck-lesson-question input")
