@@ -15,6 +15,10 @@ Where files are looked up, in order:
 2. the user cache directory: ``$PUSHLUCK_CACHE`` if set, else ``~/.cache/pushluck_teach``.
    ``PUSHLUCK_CACHE=off`` (or ``0``, ``none``) disables the user cache.
 
+Without NumPy (the static site's in-browser Python) :func:`load_plain` reads the same files
+with :mod:`pushluck_teach.solve.plain_arrays` (the same numbers, bit for bit); nothing is solved
+or written then.
+
 A computed solution is written to the user cache atomically (a temporary file, then
 ``os.replace``); a cache directory that cannot be written is skipped silently, and a file that
 cannot be read is recomputed.  Nothing here holds state between calls.
