@@ -27,6 +27,15 @@ def missing_message(exc: ImportError) -> str:
             f"Python does not include; it works in {FULL_DISTRIBUTION}.")
 
 
+def elsewhere_message(exc: ImportError) -> str:
+    """One plain line for a feature the site cannot show here (the win gauge): a missing
+    package's name is left out (the page says where it works instead); an ImportError of the
+    package's own (a table not shipped with the site) gives its message."""
+    if isinstance(exc, ModuleNotFoundError) or not str(exc):
+        return "computed in the Voilà app (scripts/run_app.sh) for this game."
+    return str(exc)
+
+
 def explain_import_errors(shell: Any) -> None:
     """Make ``shell`` (IPython) show :func:`missing_message` for an ImportError in a cell, and
     for a NameError in a later cell that used what the failed import would have defined."""

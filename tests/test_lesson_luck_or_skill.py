@@ -108,3 +108,29 @@ def test_notebook_is_thin_and_starts_with_its_title() -> None:
             assert len(cell["source"]) <= 12, "a lesson's code cell stays a few calls"
     start = (ROOT / "notebooks" / "00_Start_Here.ipynb").read_text(encoding="utf-8")
     assert "Lesson_8_Luck_Or_Skill.ipynb" in start
+
+
+LESSON_CELLS = """
+    import json
+    cells = [c for c in json.load(open("notebooks/Lesson_8_Luck_Or_Skill.ipynb"))["cells"]
+             if c["cell_type"] == "code"]
+    scope = {}
+    for cell in cells:
+        exec("".join(cell["source"]), scope)
+    print(scope["held_at_20"], scope["hold_20"])
+"""
+
+
+def test_the_lesson_without_numpy_gives_the_same_numbers() -> None:
+    """The static site runs Lesson 8 without NumPy (the shipped tables read in plain Python):
+    both answers equal the Voilà app's."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from test_site_support import run_without_numeric
+
+    blocked = run_without_numeric(LESSON_CELLS)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LESSON_CELLS)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600, check=True).stdout
+    assert blocked == normal and "roll_chance=0.2314" in normal

@@ -318,9 +318,9 @@ def test_shipped_defaults_are_small_and_equal_a_fresh_solve() -> None:
     assert files and sum(f.stat().st_size for f in files) < 3 * 2**20
     variant = SHIPPED_VARIANTS[1]  # Pig to 50
     model = PigModel.from_variant(variant)
-    from pushluck_teach.solve.whole_game.pig import _optimal_key
+    from pushluck_teach.solve.whole_game.pig import optimal_key
 
-    assert cache.locate(_optimal_key(model))[0].parent == cache.DATA_DIR
+    assert cache.locate(optimal_key(model))[0].parent == cache.DATA_DIR
     shipped = optimal_solution(variant)
     fresh = solve_optimal(variant)
     assert np.max(np.abs(shipped.table - fresh.table)) < 1e-12

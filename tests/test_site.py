@@ -31,6 +31,8 @@ from test_browser import (
     PageWatch,
     assert_clean,
     check_against_cli,
+    check_gauge,
+    check_numbers,
     cli_odds,
     draw_stop_page,
     free_port,
@@ -146,6 +148,34 @@ def test_site_play_page_matches_cli(site_url, browser, stem):
     page.close()
 
 
+def test_site_pig_win_gauge_and_coach_objective(site_url, browser):
+    """Pig's table on the site shows the "chance to win from here" gauge and the coach's
+    "aims for" switch, with the numbers of the real Python (with NumPy: the Voilà app's) at
+    the opening (0-0: about 0.5306, Neller and Presser) and after draws."""
+    page, watch = open_site_page(browser, site_url, "Play_Pig",
+                                 ".pushluck-win-gauge[role=meter]")
+    assert page.locator(".pushluck-objective").is_visible()
+    gauges = []
+    for _ in range(8):
+        now = check_numbers(page, timeout=120)
+        if now is not None and now.get("command_objective") == "win":
+            gauges.append(check_gauge(page, now, timeout=120))
+            if len(gauges) >= 3:
+                break
+        draw = page.locator(".pushluck-action-draw:not([disabled])").first
+        draw.wait_for(state="visible", timeout=120_000)
+        before = page.evaluate(READ_POSITION)
+        draw.click()
+        page.wait_for_function(
+            f"(before) => JSON.stringify(({READ_POSITION})()) !== JSON.stringify(before)",
+            arg=before, timeout=120_000)
+    assert len(gauges) >= 3, f"the gauge was checked {len(gauges)} times"
+    assert gauges[0] == pytest.approx(0.5306, abs=5e-5)
+    assert "numpy" not in page.inner_text("body").lower()
+    assert_clean(page, watch, "site_Play_Pig_gauge")
+    page.close()
+
+
 @pytest.mark.parametrize("stem", CARD_TABLE_PAGES)
 def test_site_card_table_odds_match_cli(site_url, browser, stem):
     """Lost Cities: the odds panel's lines are what ``pushluck odds lost-cities ...`` prints
@@ -184,6 +214,30 @@ def test_site_variant_lab_solves_a_sweep(site_url, browser):
     page.close()
 
 
+def test_site_variant_lab_compares_pig_win_chances(site_url, browser):
+    """Compare A/B of the lab's default Pig rules on the site: the first player's win chance of
+    each (Pig to 100, and the piglet preset, solved in the browser) as ``pushluck solve``
+    gives it in the real Python; Piglet is Neller and Presser's 4/7."""
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.sweep import win_chance
+
+    spec = get_game("pig")
+    expected = [f"{win_chance(spec, v):.4f}" for v in (PigVariant(), spec.presets["piglet"])]
+    assert expected[1] == f"{4 / 7:.4f}"
+    stem = "Variant_Lab"
+    page, watch = open_site_page(browser, site_url, stem, ".lm-TabBar-tab")
+    page.locator(".lm-TabBar-tab", has_text="Compare").first.click()
+    page.get_by_role("button", name="Compare", exact=True).first.click(timeout=PAGE_TIMEOUT_MS)
+    row = page.locator("tr", has_text="First player's win chance").first
+    row.wait_for(timeout=PAGE_TIMEOUT_MS)
+    cells = row.locator("td").all_inner_texts()
+    assert cells[1].strip() == expected[0] and cells[2].strip().startswith(expected[1]), cells
+    assert "numpy" not in page.inner_text("body").lower()
+    assert_clean(page, watch, f"site_{stem}_compare")
+    page.close()
+
+
 def test_site_lesson_question_answered(site_url, browser):
     stem = "Lesson_1_Next_Card"
     page, watch = open_site_page(browser, site_url, stem, ".pushluck-lesson-question input")
@@ -200,6 +254,33 @@ def test_site_lesson_question_answered(site_url, browser):
     page.wait_for_function(
         f"() => (document.querySelector({feedback!r}) || {{}}).innerText?.includes('Right')",
         timeout=120_000)
+    assert_clean(page, watch, f"site_{stem}")
+    page.close()
+
+
+def test_site_lesson_8_answers_with_the_voila_numbers(site_url, browser):
+    """Lesson 8 runs whole on the site (Pig's stored tables read without NumPy): both questions
+    accept the numbers the real Python computes with NumPy (the Voilà app's) and mark them
+    right."""
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game import pig
+
+    solution = pig.optimal_solution(PigVariant())
+    cost = solution.roll_values[20, 40, 80] - solution.hold_values[20, 40, 80]
+    hold_20 = (pig.evaluate_match(PigVariant(), "hold:20", "optimal").p_win_first
+               + 1 - pig.evaluate_match(PigVariant(), "optimal", "hold:20").p_win_first) / 2
+    stem = "Lesson_8_Luck_Or_Skill"
+    page, watch = open_site_page(browser, site_url, stem, ".pushluck-lesson-question input")
+    questions = page.locator(".pushluck-lesson-question")
+    questions.nth(1).wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+    for index, answer in ((0, f"{100 * cost:.2f}%"), (1, f"{100 * hold_20:.1f}%")):
+        question = questions.nth(index)
+        box = question.locator("input").first
+        box.fill(answer)
+        box.press("Enter")
+        question.locator(".pushluck-lesson-feedback", has_text="✔").wait_for(timeout=120_000)
+    text = page.inner_text("body").lower()
+    assert "numpy" not in text and "needs" not in text
     assert_clean(page, watch, f"site_{stem}")
     page.close()
 

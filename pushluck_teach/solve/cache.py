@@ -15,6 +15,10 @@ Where files are looked up, in order:
 2. the user cache directory: ``$PUSHLUCK_CACHE`` if set, else ``~/.cache/pushluck_teach``.
    ``PUSHLUCK_CACHE=off`` (or ``0``, ``none``) disables the user cache.
 
+Without NumPy (the static site's in-browser Python) :func:`load_plain` reads the same files
+with :mod:`pushluck_teach.solve.plain_arrays` (the same numbers, bit for bit); nothing is solved
+or written then.
+
 A computed solution is written to the user cache atomically (a temporary file, then
 ``os.replace``); a cache directory that cannot be written is skipped silently, and a file that
 cannot be read is recomputed.  Nothing here holds state between calls.
@@ -130,6 +134,29 @@ def locate(key: CacheKey) -> tuple[Path, Arrays] | None:
         arrays = _read(path, key)
         if arrays is not None:
             return path, arrays
+    return None
+
+
+def load_plain(key: CacheKey) -> dict[str, Any] | None:
+    """The arrays for ``key`` read without NumPy (:mod:`~pushluck_teach.solve.plain_arrays`:
+    the static site's in-browser Python), from the shipped data or the user cache; ``None``
+    where no whole, matching file is found.  The numbers are the file's, bit for bit."""
+    from pushluck_teach.solve.plain_arrays import read_npz
+
+    directories = [DATA_DIR]
+    user = cache_dir()
+    if user is not None:
+        directories.append(user)
+    for directory in directories:
+        path = directory / key.filename
+        try:
+            if not path.is_file():
+                continue
+            arrays = read_npz(path)
+        except Exception:  # noqa: BLE001 - unreadable, truncated or foreign: not used
+            continue
+        if arrays.pop("_key", None) == key.as_json():
+            return arrays
     return None
 
 

@@ -416,11 +416,12 @@ def review_game(record: GameRecord, *,
     notes: list[str] = []
     no_win = "The whole-game solution does not cover these rules: no chance to win."
     try:
-        win = _win_books(spec, record)
-    except ImportError as missing:  # a Python without the whole-game solvers' NumPy/SciPy
-        win = None
-        no_win = (f"No chance to win here: the whole-game solution needs "
-                  f"{(missing.name or 'NumPy').split('.')[0]}, which this Python lacks.")
+        win = _win_books(spec, record, engine)
+    except ImportError as missing:  # the static site: no NumPy for this game's solver, or
+        win = None                  # no table shipped for these rules
+        no_win = ("No chance to win here: " + (
+            "the whole-game solution is computed in the Voilà app (scripts/run_app.sh)."
+            if isinstance(missing, ModuleNotFoundError) or not str(missing) else str(missing)))
     if not spec.has_turn_model and spec.decision_values is None:
         notes.append(f"{spec.title} has no draw/stop turn model: its moves are listed, not "
                      "scored.")
@@ -476,18 +477,23 @@ def review_game(record: GameRecord, *,
     return GameReview(record, tuple(decisions), seats, series, tuple(notes))
 
 
-def _win_books(spec: GameSpec, record: GameRecord) -> _WinBooks | None:
+def _win_books(spec: GameSpec, record: GameRecord, engine: Engine) -> _WinBooks | None:
+    """The chances to win of the game's whole-game solution (the Play table's gauge's:
+    :func:`~pushluck_teach.solve.whole_game.chances_for`); an ImportError where this Python
+    cannot compute them for these rules (the static site), asked at the opening position."""
     if not spec.whole_game or record.players != 2 or not spec.has_turn_model:
         return None
-    from pushluck_teach.solve.whole_game import solver_for
+    from pushluck_teach.solve.whole_game import chances_for
 
-    return _WinBooks(solver_for(spec.name))
+    chances = chances_for(spec.name)
+    chances.win_chance(record.variant, 0, 0, *engine.turn_position())
+    return _WinBooks(chances)
 
 
 def _win_note(spec: GameSpec) -> str:
-    from pushluck_teach.solve.whole_game import solver_for
+    from pushluck_teach.solve.whole_game import chances_for
 
-    return f"Chance to win: {solver_for(spec.name).description}."
+    return f"Chance to win: {chances_for(spec.name).description}."
 
 
 def _unscored_reason(spec: GameSpec, engine: Engine) -> str:

@@ -216,8 +216,27 @@ def whole_game_solver(spec: GameSpec) -> Any | None:
 
 
 def win_chance(spec: GameSpec, variant: Variant) -> float | None:
-    """The first player's win chance (ties half) with both players optimal, two players."""
-    solver = whole_game_solver(spec)
+    """The first player's win chance (ties half) with both players optimal, two players, to the
+    15 significant digits ``pushluck solve`` prints.  A game whose solver has a NumPy-free
+    companion (:func:`~pushluck_teach.solve.whole_game.plain_chances`) takes it at the opening
+    (the same number as the solver's report); where this Python cannot compute the chance (the
+    static site: no NumPy, no table shipped for these rules) a :class:`RulesError` says so."""
+    from pushluck_teach.solve import whole_game
+
+    if not whole_game.has_solver(spec.name):
+        return None
+    try:
+        chances = whole_game.plain_chances(spec.name)
+        if chances is not None:
+            model, state = spec.position(variant)
+            task = chances.win_chance(variant, 0, 0, model, state)
+            if task is not None:
+                return float(f"{task():.15g}")
+        solver = whole_game_solver(spec)
+    except ImportError as exc:
+        raise RulesError(str(exc) if not isinstance(exc, ModuleNotFoundError) and str(exc)
+                         else "computed in the Voilà app (scripts/run_app.sh) for this game."
+                         ) from None
     if solver is None:
         return None
     report = solver.report(variant, 2, [])

@@ -16,9 +16,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from pushluck_teach.games.base import Engine
-from pushluck_teach.pyodide_site import missing_message
+from pushluck_teach.pyodide_site import elsewhere_message
 from pushluck_teach.solve.turn import Cancelled
-from pushluck_teach.solve.whole_game import solver_for
+from pushluck_teach.solve.whole_game import chances_for
 from pushluck_teach.solve.whole_game.engine_chances import win_chance_task
 from pushluck_teach.ui.analysis import plain_words
 from pushluck_teach.ui.background import LatestOnly
@@ -28,7 +28,7 @@ from pushluck_teach.ui.whole_game import win_gauge_html
 def gauge_note(game: str) -> str:
     """What the gauge's number means, from the game's whole-game solver."""
     return ("Exact whole-game solution: both players play the optimal policy from here "
-            f"({solver_for(game).description}).")
+            f"({chances_for(game).description}).")
 
 
 class WinChanceGauge(widgets.HTML):
@@ -50,10 +50,10 @@ class WinChanceGauge(widgets.HTML):
         self._task.supersede()
         try:
             task = win_chance_task(engine)
-        except ImportError as exc:  # the static site's Pyodide has no NumPy/SciPy
-            self.probability = None
+        except ImportError as exc:  # the static site: no NumPy, and no table shipped for these
+            self.probability = None  # rules (or no NumPy-free reader for this game)
             self.value = (f"<div class='pushluck-win-gauge'>{escape(who)}: chance to win "
-                          f"from here: {escape(missing_message(exc))}</div>")
+                          f"from here: {escape(elsewhere_message(exc))}</div>")
             return
         if task is None:
             self.probability = None

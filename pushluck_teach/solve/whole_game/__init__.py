@@ -6,6 +6,11 @@ path such as ``"pushluck_teach.solve.whole_game.pig"``, because ``games/`` does 
 interface.  The ``pushluck solve GAME`` command, the gauge, the cache and the shipped data go
 through :func:`solver_for` only, so adding a solver is one module plus one field of its spec.
 
+The live gauge and the win coach go through :func:`chances_for`: a solver module ``M`` may have a
+companion ``M_chances`` exposing ``CHANCES`` (:class:`WinChances`) that needs no NumPy, reading
+the solver's stored tables in plain Python, so that the static site (no NumPy in the browser)
+shows the same chances as the Voilà app by the same code.
+
 ``python -m pushluck_teach.solve.whole_game`` recomputes the precomputed defaults shipped in
 ``pushluck_teach/data/`` (each solver's ``build_shipped``).
 """
@@ -22,20 +27,12 @@ from pushluck_teach.games.base import Engine, RulesError, TurnModel, Variant, al
 from pushluck_teach.games.policies import PolicyText
 
 
-class WholeGameSolver(Protocol):
-    """What ``pushluck solve`` and the win gauge need from a game's whole-game solver."""
+class WinChances(Protocol):
+    """What the win gauge and the win coach need: the chance to win at a turn position."""
 
     game: str
-    #: one line listing the policy names, for error messages and ``--help``
-    policy_help: str
     #: one line saying how the solution is computed (the gauge's note)
     description: str
-
-    def report(self, variant: Variant, players: int, policies: Sequence[str], *,
-               exact: bool = False) -> WholeGameReport:
-        """The answer for ``players`` players using ``policies`` (one per player; empty means
-        the defaults).  Raises :class:`RulesError` on bad input."""
-        ...
 
     def win_chance(self, variant: Variant, my_score: int, opp_score: int,
                    model: TurnModel[Any], state: Any) -> Callable[[], float] | None:
@@ -50,6 +47,19 @@ class WholeGameSolver(Protocol):
         """A function computing the mover's chance to win after each action now (``"draw"``,
         ``"stop"``; None for an action not allowed), both playing optimally afterwards; ``None``
         where the solution does not cover the variant.  The coach's "best chance to win"."""
+        ...
+
+
+class WholeGameSolver(WinChances, Protocol):
+    """What ``pushluck solve``, the bots and the review need from a game's whole-game solver."""
+
+    #: one line listing the policy names, for error messages and ``--help``
+    policy_help: str
+
+    def report(self, variant: Variant, players: int, policies: Sequence[str], *,
+               exact: bool = False) -> WholeGameReport:
+        """The answer for ``players`` players using ``policies`` (one per player; empty means
+        the defaults).  Raises :class:`RulesError` on bad input."""
         ...
 
     def build_shipped(self, directory: Path) -> list[Path]:
@@ -111,6 +121,27 @@ def solver_for(game: str) -> WholeGameSolver:
     return importlib.import_module(module).SOLVER
 
 
+def plain_chances(game: str) -> WinChances | None:
+    """The NumPy-free companion of ``game``'s solver module (``<module>_chances``'s
+    ``CHANCES``), or ``None`` where it has none."""
+    module = solver_modules().get(game)
+    if module is None:
+        raise RulesError(f"no whole-game solver for {game} yet")
+    companion = f"{module}_chances"
+    try:
+        return importlib.import_module(companion).CHANCES
+    except ModuleNotFoundError as exc:
+        if exc.name != companion:
+            raise
+    return None
+
+
+def chances_for(game: str) -> WinChances:
+    """The gauge's and the win coach's chances for ``game``: the NumPy-free companion of its
+    solver module where there is one (:func:`plain_chances`), else the solver."""
+    return plain_chances(game) or solver_for(game)
+
+
 def build_all_shipped(directory: Path | None = None) -> list[Path]:
     """Recompute every solver's shipped defaults (into ``pushluck_teach/data`` by default)."""
     from pushluck_teach.solve.cache import DATA_DIR
@@ -123,6 +154,7 @@ def build_all_shipped(directory: Path | None = None) -> list[Path]:
 
 
 __all__ = [
-    "PolicyChooser", "PolicyText", "WholeGameReport", "WholeGameSolver", "build_all_shipped",
-    "has_solver", "solver_for", "solver_modules",
+    "PolicyChooser", "PolicyText", "WholeGameReport", "WholeGameSolver", "WinChances",
+    "build_all_shipped", "chances_for", "has_solver", "plain_chances", "solver_for",
+    "solver_modules",
 ]

@@ -5,6 +5,9 @@ the win coach): one adapter from a running engine to its game's whole-game solut
 It reads the engine (whose turn, the scores, the turn position) into an immutable snapshot and
 returns a function computing the chance, so the gauge may run it in a worker thread while play
 goes on.  No game is named here: each solver's ``win_chance`` says which variants it covers.
+The chances come from :func:`~pushluck_teach.solve.whole_game.chances_for` (plain Python where
+the game has a NumPy-free companion: the static site uses the same code).  On the static site a
+variant whose table is not shipped raises an :class:`ImportError` whose message says so.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pushluck_teach.games.base import Engine, TurnModel, Variant, get_game
-from pushluck_teach.solve.whole_game import WholeGameSolver, solver_for
+from pushluck_teach.solve.whole_game import WinChances, chances_for
 
 #: The whole-game solutions are for two players.
 PLAYERS = 2
@@ -24,7 +27,7 @@ PLAYERS = 2
 class Snapshot:
     """What a whole-game solver needs of a live two-player table, read once."""
 
-    solver: WholeGameSolver
+    solver: WinChances
     variant: Variant
     my_score: int
     opp_score: int
@@ -43,7 +46,7 @@ def snapshot(engine: Engine) -> Snapshot | None:
     me = engine.current_player
     scores = engine.scores()
     model, state = engine.turn_position()
-    return Snapshot(solver_for(spec.name), engine.variant, int(scores[me]),
+    return Snapshot(chances_for(spec.name), engine.variant, int(scores[me]),
                     int(scores[1 - me]), model, state)
 
 

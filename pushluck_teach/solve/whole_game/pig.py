@@ -78,7 +78,7 @@ it (milliseconds).  A match keeps :math:`W_A`, :math:`W_B` (float64).  Goals up 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -89,37 +89,34 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import spsolve
 
-from pushluck_teach.games.base import DRAW, STOP, Engine, PositionError, RulesError
+from pushluck_teach.games.base import DRAW, STOP, Engine, RulesError
 from pushluck_teach.games.pig import PigVariant
-from pushluck_teach.games.policies import (
-    KEEP_PACE,
-    THRESHOLD,
-    WIN_OPTIMAL,
-    Policy,
-    parse_policy,
-    unknown_policy,
-)
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
+from pushluck_teach.solve.whole_game.pig_chances import (
+    CHANCES,
+    DESCRIPTION,
+    GAME,
+    MAX_SWEEPS,
+    POLICY_HELP,
+    TOLERANCE,
+    PigModel,
+    PigPolicy,
+    match_key,
+    optimal_key,
+)
+from pushluck_teach.solve.whole_game.pig_chances import check_position as _check_position
 
 try:
     from gmpy2 import mpq as _rational
 except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
     _rational = Fraction
 
-GAME = "pig"
-#: Bump when any stored number could change.
-SOLVER_VERSION = 1
-#: Largest goal the float solvers accept (the table has about G³ entries).
-MAX_TARGET = 200
 #: Largest goal the exact-fraction solvers accept.
 EXACT_MAX_TARGET = 30
-#: Value iteration stops when a sweep changes no value by more than this.
-TOLERANCE = 1e-13
 #: Hold is chosen when it is within this of rolling (ties go to hold).
 TIE = 1e-12
-MAX_SWEEPS = 100_000
 #: The solitaire turn distribution is followed until this much mass is left.
 TAIL_MASS = 1e-12
 MAX_TURNS = 100_000
@@ -127,63 +124,6 @@ MAX_TURNS = 100_000
 
 # --------------------------------------------------------------------------------------------
 # The game's chance structure
-
-
-@dataclass(frozen=True)
-class PigModel:
-    """What the whole-game solvers need: the goal, the die, and the faces that score.
-
-    Each of the ``sides`` faces has probability ``1/sides``; the faces in ``faces`` add their
-    value to the turn total, every other face busts.  :meth:`from_variant` gives the rules of
-    :class:`~pushluck_teach.games.pig.PigVariant` (faces ``2..die_sides``); :meth:`piglet` gives
-    Neller and Presser's Piglet, a coin whose head scores 1 (goal 2).  The ``piglet`` preset of
-    ``games/pig.py`` (a two-sided die, goal 2) scores 2 per head, so it is Piglet with goal 1;
-    Piglet in the engine's rules is ``die_sides=2, target=4`` (every score doubled).
-    """
-
-    target: int
-    sides: int = 6
-    faces: tuple[int, ...] = (2, 3, 4, 5, 6)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or self.target < 1:
-            raise RulesError(f"target must be a positive whole number, not {self.target!r}")
-        if self.target > MAX_TARGET:
-            raise RulesError(
-                f"target {self.target} is too large for the whole-game solver (at most "
-                f"{MAX_TARGET})"
-            )
-        if not self.faces or len(self.faces) >= self.sides or min(self.faces) < 1:
-            raise RulesError("a Pig die needs at least one scoring face and one bust face")
-
-    @classmethod
-    def from_variant(cls, variant: PigVariant) -> PigModel:
-        return cls(variant.target, variant.die_sides, tuple(range(2, variant.die_sides + 1)))
-
-    @classmethod
-    def piglet(cls, target: int = 2) -> PigModel:
-        """Neller and Presser's Piglet: a coin, heads scores 1, tails busts."""
-        return cls(target, 2, (1,))
-
-    @property
-    def p_bust(self) -> float:
-        return (self.sides - len(self.faces)) / self.sides
-
-    @property
-    def depth(self) -> int:
-        """Rows of the table: turn totals ``0 .. G + max face - 1``."""
-        return self.target + max(self.faces)
-
-    def key_options(self) -> dict[str, Any]:
-        return {"target": self.target, "sides": self.sides, "faces": list(self.faces)}
-
-    def reachable_totals(self) -> np.ndarray:
-        """``reach[k]``: whether turn total ``k < G`` can occur (0, or a sum of faces)."""
-        reach = np.zeros(self.target, dtype=bool)
-        reach[0] = True
-        for k in range(1, self.target):
-            reach[k] = any(k >= f and reach[k - f] for f in self.faces)
-        return reach
 
 
 ModelLike = PigModel | PigVariant
@@ -322,18 +262,6 @@ class PigSolution:
         return bool(np.all(self.hold_mask[above]))
 
 
-def _check_position(model: PigModel, my_score: int, opp_score: int, turn_total: int
-                    ) -> tuple[int, int, int]:
-    g = model.target
-    for name, value in (("my score", my_score), ("opponent's score", opp_score),
-                        ("turn total", turn_total)):
-        if not isinstance(value, (int, np.integer)) or value < 0:
-            raise PositionError(f"{name} must be a whole number >= 0, not {value!r}")
-    if my_score >= g or opp_score >= g:
-        raise PositionError(f"a score of {g} or more has already won: the game is over")
-    return int(my_score), int(opp_score), int(turn_total)
-
-
 def solve_optimal(game: ModelLike, *, tol: float = TOLERANCE) -> PigSolution:
     """Value iteration from scratch (no cache): see the module docstring."""
     model = as_model(game)
@@ -355,11 +283,6 @@ def _solution_from_start(model: PigModel, v: np.ndarray, sweeps: int, residual: 
     return PigSolution(model, table, sweeps, residual)
 
 
-def _optimal_key(model: PigModel) -> cache.CacheKey:
-    return cache.CacheKey(GAME, "optimal", model.key_options(), {"tol": TOLERANCE},
-                          SOLVER_VERSION)
-
-
 def _optimal_arrays(model: PigModel) -> dict[str, np.ndarray]:
     solution = solve_optimal(model)
     return {"start": solution.start, "sweeps": np.array(solution.sweeps),
@@ -367,8 +290,20 @@ def _optimal_arrays(model: PigModel) -> dict[str, np.ndarray]:
 
 
 @lru_cache(maxsize=8)
+def _stored_arrays(model: PigModel) -> dict[str, np.ndarray]:
+    return cache.cached_arrays(optimal_key(model), lambda: _optimal_arrays(model))
+
+
+def stored_start(model: PigModel) -> np.ndarray:
+    """``V`` as stored (shipped, from the disk cache, or solved now): the optimal solution's
+    table is one sweep from it, and so are the gauge's positions
+    (:mod:`~pushluck_teach.solve.whole_game.pig_chances`)."""
+    return _stored_arrays(model)["start"]
+
+
+@lru_cache(maxsize=8)
 def _optimal_cached(model: PigModel) -> PigSolution:
-    arrays = cache.cached_arrays(_optimal_key(model), lambda: _optimal_arrays(model))
+    arrays = _stored_arrays(model)
     return _solution_from_start(model, arrays["start"], int(arrays["sweeps"]),
                                 float(arrays["residual"]))
 
@@ -405,51 +340,6 @@ def pig_action_win_probabilities(variant: PigVariant, my_score: int, opp_score: 
 
 # --------------------------------------------------------------------------------------------
 # Fixed policies
-
-
-@dataclass(frozen=True)
-class PigPolicy:
-    """A whole-game policy: ``optimal``, ``hold`` (with ``hold_at``) or ``keep-pace``."""
-
-    kind: str
-    hold_at: int | None = None
-
-    KINDS = ("optimal", "hold", "keep-pace")
-
-    def __post_init__(self) -> None:
-        if self.kind not in self.KINDS:
-            raise RulesError(f"unknown Pig policy {self.kind!r} ({POLICY_HELP})")
-        if (self.kind == "hold") != (self.hold_at is not None):
-            raise RulesError("hold needs a turn total: hold:N")
-        if self.hold_at is not None and self.hold_at < 1:
-            raise RulesError(f"bad policy hold:{self.hold_at}: N must be at least 1")
-
-    @property
-    def name(self) -> str:
-        return f"hold:{self.hold_at}" if self.kind == "hold" else self.kind
-
-    @classmethod
-    def parse(cls, text: str | PigPolicy | Policy) -> PigPolicy:
-        """From the shared vocabulary (:func:`~pushluck_teach.games.policies.parse_policy`;
-        ``optimal`` is ``win-optimal`` here)."""
-        if isinstance(text, PigPolicy):
-            return text
-        policy = parse_policy(text, optimal=WIN_OPTIMAL, who="Pig", names=POLICY_HELP)
-        if policy.kind == THRESHOLD:
-            return cls("hold", policy.number)
-        kind = _PIG_KINDS.get(policy.kind)
-        if kind is None:
-            raise unknown_policy(policy.name, "Pig", POLICY_HELP)
-        return cls(kind)
-
-    def hold_mask(self, game: ModelLike) -> np.ndarray:
-        """``[k, i, j]``: this policy holds (always once holding wins; never at ``k = 0``)."""
-        return _policy_mask(self, as_model(game))
-
-
-POLICY_HELP = "policies: win-optimal (or optimal), hold:N, keep-pace"
-#: The shared vocabulary's kinds -> this solver's.
-_PIG_KINDS = {WIN_OPTIMAL: "optimal", KEEP_PACE: "keep-pace"}
 
 
 def race_line(model: PigModel) -> int:
@@ -533,9 +423,7 @@ def evaluate_match_uncached(game: ModelLike, first: str | PigPolicy, second: str
 
 @lru_cache(maxsize=32)
 def _match_cached(model: PigModel, first: PigPolicy, second: PigPolicy) -> PigMatch:
-    key = cache.CacheKey(GAME, "match", model.key_options(),
-                         {"first": first.name, "second": second.name, "tol": TOLERANCE},
-                         SOLVER_VERSION)
+    key = match_key(model, first, second)
 
     def compute() -> dict[str, np.ndarray]:
         match = evaluate_match_uncached(model, first, second)
@@ -836,23 +724,10 @@ class PigWholeGame:
 
     game = GAME
     policy_help = POLICY_HELP
-    description = "Pig: Neller and Presser's optimal policy (value iteration)"
-
-    def win_chance(self, variant: Any, my_score: int, opp_score: int, model: Any, state: Any
-                   ) -> Callable[[], float] | None:
-        """The gauge: ``state`` is Pig's ``("turn", turn total)``."""
-        if not isinstance(variant, PigVariant) or variant.target > MAX_TARGET:
-            return None
-        total = int(state[1])
-        return lambda: pig_win_probability(variant, my_score, opp_score, total)
-
-    def action_win_chances(self, variant: Any, my_score: int, opp_score: int, model: Any,
-                           state: Any) -> Callable[[], dict[str, float | None]] | None:
-        """The win coach: the chance to win if the mover rolls or holds now."""
-        if not isinstance(variant, PigVariant) or variant.target > MAX_TARGET:
-            return None
-        total = int(state[1])
-        return lambda: pig_action_win_probabilities(variant, my_score, opp_score, total)
+    description = DESCRIPTION
+    # the gauge and the win coach: plain Python from the stored table (the static site too)
+    win_chance = staticmethod(CHANCES.win_chance)
+    action_win_chances = staticmethod(CHANCES.action_win_chances)
 
     def policy_chooser(self, policy: Any) -> PolicyChooser:
         """A :class:`PigPolicy` in a Pig engine (two players, or one with opponent score 0):
@@ -928,15 +803,13 @@ class PigWholeGame:
         written = []
         for variant in SHIPPED_VARIANTS:
             model = PigModel.from_variant(variant)
-            path = cache.save(_optimal_key(model), _optimal_arrays(model), directory)
+            path = cache.save(optimal_key(model), _optimal_arrays(model), directory)
             if path:
                 written.append(path)
         model = PigModel.from_variant(PigVariant())
         for first, second in SHIPPED_MATCHES:
             a, b = PigPolicy.parse(first), PigPolicy.parse(second)
-            key = cache.CacheKey(GAME, "match", model.key_options(),
-                                 {"first": a.name, "second": b.name, "tol": TOLERANCE},
-                                 SOLVER_VERSION)
+            key = match_key(model, a, b)
             match = evaluate_match_uncached(model, a, b)
             path = cache.save(key, {
                 "first_start": match.first_start, "second_start": match.second_start,

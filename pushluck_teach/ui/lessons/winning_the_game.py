@@ -17,12 +17,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
-import numpy as np
 
 from pushluck_teach.games.base import Variant
+
+if TYPE_CHECKING:  # the explorer's arrays; Lesson 8 imports this module where NumPy is missing
+    import numpy as np
 from pushluck_teach.ui.figures import page_chart, sync_widget_state
 from pushluck_teach.ui.lessons.answers import CHANCE, CheckAnswer
 from pushluck_teach.ui.lessons.common import LessonView
