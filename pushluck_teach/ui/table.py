@@ -935,8 +935,9 @@ class GameTable(widgets.VBox):
         return self._thinking
 
     def wait_for_bots(self, timeout: float = 120.0) -> None:
-        """Block until the bots have finished moving (tests, benchmarks); a no-op when they
-        are not thinking or ``background=False``."""
+        """Block until the bots have finished moving and the position after their last move
+        is shown (tests, benchmarks); a no-op when they are not thinking or
+        ``background=False``."""
         if not self._bots_idle.wait(timeout):
             raise TimeoutError(f"the bots were still thinking after {timeout} s")
 
@@ -946,12 +947,15 @@ class GameTable(widgets.VBox):
         self._bot_jobs.supersede()
         self._set_thinking(None)
 
-    def _set_thinking(self, player: int | None) -> None:
+    def _set_thinking(self, player: int | None, *, idle: bool = True) -> None:
+        """Show who is thinking, or (``None``) nobody; ``idle=False`` leaves
+        :meth:`wait_for_bots` waiting (the bots' last move is still being shown)."""
         self._thinking = player is not None
         if player is None:
             self.thinking_box.layout.display = "none"
             self.thinking_html.value = ""
-            self._bots_idle.set()
+            if idle:
+                self._bots_idle.set()
             return
         self._bots_idle.clear()
         self.thinking_progress.value = 0.0
@@ -1021,7 +1025,7 @@ class GameTable(widgets.VBox):
                 if self._bot_to_move(engine) and len(lines) < 100_000:
                     self._start_bots(lines, say, opening)
                     return
-                self._set_thinking(None)
+                self._set_thinking(None, idle=False)  # idle once the position is shown
                 if self._bot_to_move(engine):
                     raise RulesError("the bots stopped after 100000 moves")
                 self._say(say(lines))
@@ -1030,6 +1034,9 @@ class GameTable(widgets.VBox):
             self._error(str(exc))
         except Exception as exc:  # never a traceback on the page, nor a silent worker
             self._error(unexpected_text(exc))
+        finally:
+            if not self._thinking:
+                self._bots_idle.set()
 
     def _seat_name(self, player: int) -> str:
         seat = self.seats[player] if player < len(self.seats) else HUMAN
