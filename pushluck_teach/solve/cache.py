@@ -42,7 +42,7 @@ import sys
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,22 +115,26 @@ def _read(path: Path, key: CacheKey) -> Arrays | None:
         return None
 
 
+def _files_for(key: CacheKey) -> Iterator[Path]:
+    """The existing files that may hold ``key``: shipped data first, then the user cache (a
+    path too long or otherwise unusable is skipped)."""
+    user = cache_dir()
+    for directory in (DATA_DIR, *([user] if user is not None else [])):
+        path = directory / key.filename
+        try:
+            found = path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if found:
+            yield path
+
+
 def locate(key: CacheKey) -> tuple[Path, Arrays] | None:
     """The first readable file for ``key`` (shipped data first, then the user cache); ``None``
     without NumPy (the in-browser build: callers then solve instead of loading)."""
     if np is None:
         return None
-    directories = [DATA_DIR]
-    user = cache_dir()
-    if user is not None:
-        directories.append(user)
-    for directory in directories:
-        path = directory / key.filename
-        try:
-            if not path.is_file():
-                continue
-        except (OSError, ValueError):  # a path too long or otherwise unusable: skipped
-            continue
+    for path in _files_for(key):
         arrays = _read(path, key)
         if arrays is not None:
             return path, arrays
@@ -143,15 +147,8 @@ def load_plain(key: CacheKey) -> dict[str, Any] | None:
     where no whole, matching file is found.  The numbers are the file's, bit for bit."""
     from pushluck_teach.solve.plain_arrays import read_npz
 
-    directories = [DATA_DIR]
-    user = cache_dir()
-    if user is not None:
-        directories.append(user)
-    for directory in directories:
-        path = directory / key.filename
+    for path in _files_for(key):
         try:
-            if not path.is_file():
-                continue
             arrays = read_npz(path)
         except Exception:  # noqa: BLE001 - unreadable, truncated or foreign: not used
             continue
