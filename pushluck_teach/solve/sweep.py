@@ -234,9 +234,9 @@ def win_chance(spec: GameSpec, variant: Variant) -> float | None:
                 return float(f"{task():.15g}")
         solver = whole_game_solver(spec)
     except ImportError as exc:
-        raise RulesError(str(exc) if not isinstance(exc, ModuleNotFoundError) and str(exc)
-                         else "computed in the Voilà app (scripts/run_app.sh) for this game."
-                         ) from None
+        from pushluck_teach.pyodide_site import elsewhere_message
+
+        raise RulesError(elsewhere_message(exc)) from None
     if solver is None:
         return None
     report = solver.report(variant, 2, [])
