@@ -26,6 +26,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlparse
@@ -151,56 +152,53 @@ _HANDLER_ERROR = "[IPKernelApp] ERROR | Exception in message handler:"
 _CLOSED_SOCKET = "zmq.error.ZMQError: Socket operation on non-socket"
 
 
-def _written_by_the_shutdown(problems: list[str]) -> list[str]:
-    """``problems`` written after the server was told to stop, less what its stopping does to
-    kernels that are still busy (each seen once in CI): the KeyboardInterrupt of a (warm pool)
-    kernel still importing ipykernel, and a kernel whose reply to a cell it was running found
-    its sockets already closed (the handler's error line and its traceback)."""
-    kept: list[str] = []
-    for index, problem in enumerate(problems):
-        if problem.endswith("KeyboardInterrupt") and "ipykernel_launcher.py" in problem \
-                and "Kernel shutdown" in problem:
-            continue
-        if problem.startswith(_HANDLER_ERROR) and problem.endswith(_CLOSED_SOCKET):
-            continue
-        following = problems[index + 1] if index + 1 < len(problems) else ""
-        if problem == _HANDLER_ERROR and following.startswith(_HANDLER_ERROR) \
-                and following.endswith(_CLOSED_SOCKET):
-            continue
-        kept.append(problem)
-    return kept
-
-
 _STREAM_ERROR = "ERROR:tornado.general:Uncaught exception in ZMQStream callback"
 
+#: A known problem: what matches its traceback, and the bare line logged just before it (None:
+#: no such line).
+KnownProblem = tuple[Callable[[str], bool], str | None]
 
-def _not_a_kernel_shut_down(problems: list[str]) -> list[str]:
-    """``problems`` less one that ipykernel itself logs when a kernel is shut down (a closed
-    tab's, culled): its reply to the shutdown request publishes "idle" on the control channel
-    after its sockets are closed (the stream error line and its traceback, which ends in the
-    closed-socket error)."""
-    def shutdown_race(problem: str) -> bool:
-        return (problem.startswith(_STREAM_ERROR) and problem.endswith(_CLOSED_SOCKET)
-                and "process_control" in problem and '"idle", "control"' in problem)
 
+def _less_known(problems: list[str], known: list[KnownProblem]) -> list[str]:
+    """``problems`` less each one matching a ``known`` problem, with its bare line before it."""
     kept: list[str] = []
     for index, problem in enumerate(problems):
         following = problems[index + 1] if index + 1 < len(problems) else ""
-        if shutdown_race(problem) or (problem == _STREAM_ERROR and shutdown_race(following)):
+        if any(matches(problem) or (problem == line and matches(following))
+               for matches, line in known):
             continue
         kept.append(problem)
     return kept
+
+
+#: What the server's stopping does to kernels that are still busy (each seen once in CI): the
+#: KeyboardInterrupt of a (warm pool) kernel still importing ipykernel, and a kernel whose reply
+#: to a cell it was running found its sockets already closed (the handler's error line and its
+#: traceback).
+_WRITTEN_BY_THE_SHUTDOWN: list[KnownProblem] = [
+    (lambda problem: problem.endswith("KeyboardInterrupt") and "ipykernel_launcher.py" in problem
+     and "Kernel shutdown" in problem, None),
+    (lambda problem: problem.startswith(_HANDLER_ERROR) and problem.endswith(_CLOSED_SOCKET),
+     _HANDLER_ERROR),
+]
+#: What ipykernel itself logs when a kernel is shut down (a closed tab's, culled): its reply to
+#: the shutdown request publishes "idle" on the control channel after its sockets are closed
+#: (the stream error line and its traceback, which ends in the closed-socket error).
+_KERNEL_SHUT_DOWN: list[KnownProblem] = [
+    (lambda problem: problem.startswith(_STREAM_ERROR) and problem.endswith(_CLOSED_SOCKET)
+     and "process_control" in problem and '"idle", "control"' in problem, _STREAM_ERROR),
+]
 
 
 def stop_and_check_log(server: VoilaServer) -> None:
     """Stop the server; fail if its log holds a traceback or an ERROR line, except what
-    shutting down a kernel does in ipykernel (:func:`_not_a_kernel_shut_down`) and what the
-    server's own stopping does to busy kernels (:func:`_written_by_the_shutdown`)."""
+    shutting down a kernel does in ipykernel (:data:`_KERNEL_SHUT_DOWN`) and what the server's
+    own stopping does to busy kernels (:data:`_WRITTEN_BY_THE_SHUTDOWN`)."""
     before = len(server.log_problems())
     server.stop()
     problems = server.log_problems()
-    problems = _not_a_kernel_shut_down(problems[:before]) + \
-        _written_by_the_shutdown(_not_a_kernel_shut_down(problems[before:]))
+    problems = _less_known(problems[:before], _KERNEL_SHUT_DOWN) + \
+        _less_known(problems[before:], _KERNEL_SHUT_DOWN + _WRITTEN_BY_THE_SHUTDOWN)
     assert problems == [], f"the server's log ({server.log_path.name}): {problems[:5]}"
 
 
