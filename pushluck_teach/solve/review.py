@@ -46,6 +46,7 @@ from pushluck_teach.games.base import Engine, GameSpec, RulesError, TurnModel
 from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.games.record import GameRecord
 from pushluck_teach.numbers import fraction_text
+from pushluck_teach.pyodide_site import elsewhere_message
 from pushluck_teach.solve.turn import TooManyStates, TurnSolver, cached_solver
 
 Number = int | float | Fraction
@@ -419,9 +420,7 @@ def review_game(record: GameRecord, *,
         win = _win_books(spec, record, engine)
     except ImportError as missing:  # the static site: no NumPy for this game's solver, or
         win = None                  # no table shipped for these rules
-        no_win = ("No chance to win here: " + (
-            "the whole-game solution is computed in the Voilà app (scripts/run_app.sh)."
-            if isinstance(missing, ModuleNotFoundError) or not str(missing) else str(missing)))
+        no_win = "No chance to win here: " + elsewhere_message(missing)
     if not spec.has_turn_model and spec.decision_values is None:
         notes.append(f"{spec.title} has no draw/stop turn model: its moves are listed, not "
                      "scored.")
