@@ -8,8 +8,8 @@ without and once with ``?projector``, waits until the page has rendered and its 
 drawn, and saves what a 1280x720 screen shows at load: ``docs/screenshots/<page>.png`` and
 ``docs/screenshots/<page>-projector.png``.  Old screenshots in that folder are removed first
 (all of them, or only the named pages' when page stems are given).  The waiting and the page
-list are the layout test's (``tests/test_browser_layout.py``), so the pictures show what that
-test checks.
+list are the layout checks' (``tests/page_checks.py``), so the pictures show what those
+checks see.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
 sys.path.insert(0, str(ROOT / "tests"))
 
+from page_checks import HEIGHT, PAGES, WIDTH, open_rendered  # noqa: E402
 from test_browser import AppServer, launch_chromium  # noqa: E402
-from test_browser_layout import HEIGHT, PAGES, WIDTH, open_rendered  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

@@ -6,7 +6,7 @@ figure in the page) are compared with hand counts and the tests' own solvers, wh
 nothing of the package; then the page is played by clicking, and after every action its numbers
 are compared with ``pushluck odds`` for the position the page states (run in this process:
 ``tests/pushluck_cli.py``).  The lesson pages are checked by ``tests/test_lessons_browser.py``
-(one visit each) and ``tests/test_projector.py``.  Screenshots go to
+(one visit each) and ``tests/test_browser_pages.py``.  Screenshots go to
 ``test-artifacts/screenshots/``.  The page may not request anything from a host other than
 the loopback (classrooms are offline).
 
@@ -820,4 +820,5 @@ def test_play_page_numbers_match_the_command_after_every_action(server, browser,
 
 # Every lesson page's own rendering (charts with data, no console error, no widget error text),
 # its numbers (Lesson 1's count among them) and the plotly bundle Lesson 6 loads are checked by
-# tests/test_lessons_browser.py, in one visit per page; in projector mode by test_projector.py.
+# tests/test_lessons_browser.py, in one visit per page; their layout, projector fit and
+# accessibility by test_browser_pages.py.

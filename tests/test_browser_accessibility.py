@@ -1,14 +1,14 @@
-"""axe-core on every page, in normal and projector mode, after a short walk of the page.
+"""axe-core on a page after a short walk of it, as a student would use it: the walks, the audit
+and the verdict, and the static site's pages.
 
-One app (``scripts/run_app.sh``, as ``tests/test_projector.py``) serves every notebook page;
-each page is opened once per mode (projector mode through ``?projector`` in the address; every
-run checks it on three pages, the soak run on all),
-rendered to its end, walked as a student would (a game played a few turns, a lesson's question
-answered, the lab's tabs opened), and then checked by axe-core (pinned, from npm:
+Each page is rendered to its end, walked (a game played a few turns, a lesson's question
+answered, the lab's tabs opened: :func:`walk`), and then checked by axe-core (pinned, from npm:
 ``tests/axe_core.py``).  A page fails on any serious or critical violation and on any
-``region`` finding (content outside the page's landmarks) or ``heading-order`` finding.  The
-static site's pages (built by ``scripts/build_site.sh``, served as ``tests/test_site.py`` serves
-them) get the same check.
+``region`` finding (content outside the page's landmarks) or ``heading-order`` finding, and on
+a chart without a labelled number table (:func:`judge`).  The Voilà pages get this check in
+``tests/test_browser_pages.py`` (every page, both modes, in the same visit as their layout
+checks); here the static site's pages (built by ``scripts/build_site.sh``, served as
+``tests/test_site.py`` serves them), some every run and the rest in the soak run.
 Each page's findings are written to ``test-artifacts/axe/`` (``docs/accessibility.md``).
 """
 
@@ -24,7 +24,6 @@ from axe_core import AXE_VERSION, failing, run_axe
 from test_browser import (
     NOTEBOOKS,
     PAGE_TIMEOUT_MS,
-    AppServer,
     draw_stop_page,
 )
 from test_site import site_dir, site_url  # noqa: F401 - the static site's fixtures
@@ -41,9 +40,7 @@ RENDERED = "() => window.pushluckRendered === true && document.readyState !== 'l
 #: lesson there; the other pages (minutes each while Pyodide starts) in the scheduled soak run.
 SITE_EVERY_RUN = {"00_Start_Here", "Play_Pig", "Play_Lost_Cities", "Lesson_1_Next_Card"}
 #: Projector mode changes sizes and folds the page's text away, not the widgets: every run
-#: checks it on a draw/stop table, the card table and a lesson (on the site, the draw/stop
-#: table); every page in both modes in the soak run.
-PROJECTOR_EVERY_RUN = {"Play_Pig", "Play_Lost_Cities", "Lesson_2_When_To_Stop"}
+#: checks it on the site's draw/stop table; every page in both modes in the soak run.
 SITE_PROJECTOR_EVERY_RUN = {"Play_Pig"}
 
 
@@ -56,7 +53,6 @@ def page_modes(stems: list[str], every_run: set[str], projector_every_run: set[s
 
 
 STEMS = [Path(p).stem for p in PAGES]
-VOILA_PAGES = page_modes(STEMS, set(STEMS), PROJECTOR_EVERY_RUN)
 SITE_PAGES = page_modes(STEMS, SITE_EVERY_RUN, SITE_PROJECTOR_EVERY_RUN)
 #: Pyodide starts, installs its wheels and imports the package: minutes on a loaded machine
 SITE_TIMEOUT_MS = 300_000
@@ -79,12 +75,6 @@ CHART_DESCRIPTIONS = """() => [...document.querySelectorAll('#rendered_cells .js
 WALK_MS = 60_000
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def app(shared_app: AppServer) -> AppServer:
-    """The app as the README starts it (the worker's shared server, tests/conftest.py)."""
-    return shared_app
 
 
 @pytest.fixture(scope="module")
@@ -203,26 +193,6 @@ def judge(report: str, where: str, violations: list[dict], charts: list[dict]) -
 def test_every_page_is_listed():
     assert len(PAGES) >= 16, PAGES
     assert "Play_Lost_Cities.ipynb" in PAGES and "Variant_Lab.ipynb" in PAGES
-
-
-@pytest.mark.parametrize(("stem", "mode"), VOILA_PAGES)
-def test_voila_page_has_no_serious_axe_violation(app, context, stem, mode):
-    notebook = f"{stem}.ipynb"
-    page = context.new_page()
-    try:
-        query = "?projector" if mode == "projector" else ""
-        page.goto(app.url(notebook) + query, timeout=PAGE_TIMEOUT_MS)
-        page.wait_for_function(RENDERED, timeout=PAGE_TIMEOUT_MS)
-        page.wait_for_selector(".pushluck-projector-toggle", timeout=PAGE_TIMEOUT_MS)
-        if mode == "projector":
-            page.wait_for_selector(".pl-projector-on", timeout=60_000)
-        with contextlib.suppress(Exception):  # a page without charts has nothing to draw
-            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-        walk(page, notebook)
-        violations, charts = audit(page)
-    finally:
-        page.close()
-    judge(f"voila-{stem}-{mode}", f"{notebook} ({mode})", violations, charts)
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@ table and the variant lab changes the layout as the page's stylesheet expects (t
 CSS keys on, the charts' height and type size) and folds / unfolds the number tables; the page
 address (``?projector``) switches it on.
 
-The stylesheet's rules are checked in a real browser by ``tests/test_projector.py``; here the
+The stylesheet's rules are checked in a real browser by ``tests/test_browser_pages.py``; here the
 rules it depends on are read from the stylesheet itself, so a renamed class fails here.
 """
 

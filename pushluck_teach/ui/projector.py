@@ -77,7 +77,7 @@ def fold(*parts: widgets.Widget) -> None:
 
 def mark_key(*parts: widgets.Widget) -> None:
     """Mark ``parts`` as the page's key content: in projector mode they must be inside the
-    first 1280x720 screen (``tests/test_browser_layout.py`` checks it), and a switch made
+    first 1280x720 screen (``tests/test_browser_pages.py`` checks it), and a switch made
     with ``fold_outputs=True`` keeps only the outputs that hold them."""
     for part in parts:
         part.add_class(KEY_CLASS)

@@ -1,25 +1,40 @@
-"""Every page at 1280x720, in normal and in projector mode, in a real browser.
+"""What every page must look like at 1280x720, in normal and in projector mode (the checks of
+``tests/test_browser_pages.py``, which opens each page once per mode).
 
-One app (``scripts/run_app.sh``, as ``tests/test_browser.py`` starts it), one visit per page
-and mode.  On each visit:
+Layout, on each visit (:func:`check_layout`):
 
 * no visible button, label or drop-down whose text is cut (its content wider than its box, or a
   drop-down's chosen option wider than the drop-down), no chart title or axis title outside its
   chart, no chart title overlapping its y-axis title;
 * every chart whose y-axis title names a probability (``probability``, ``P(``, ``chance``)
   shows a y-range inside [0, 1] (inside [0, 100] when the title says "%");
+* no solver internals in the page's words, no page error, console error, traceback or widget
+  error text;
 * in projector mode: no visible text a student reads (chart text, buttons, labels, headings,
   the coach's and the lessons' text) under 16 px, and every element of the page's key content
-  (:data:`KEY_SELECTOR`) inside the first 1280x720 screen, at least one of them shown;
-* no page error, console error, traceback or widget error text.
+  (:data:`KEY_SELECTOR`) inside the first 1280x720 screen, at least one of them shown.
 
-``scripts/screenshots.py`` opens the pages the same way (:func:`open_rendered`) to take the
-screenshots in ``docs/screenshots/``.
+Projector fit, in projector mode (:func:`check_projector_fit`): nothing sticks out to the right
+and nothing scrolls sideways, and the page's own key numbers (:data:`KEYS`, after the clicks of
+:data:`CLICKS`) are inside the first screen:
+
+* a draw/stop Play page: the coach's headline (bust chance and recommendation), the action
+  buttons and the two key charts (next draw, value of the choice, side by side);
+* Lost Cities: the odds headline, the action buttons and both charts;
+* a lesson: its question and charts (Lesson 2 the three values, 3 the expected number of
+  draws, 4 the simulation's mean, 5 both rule sets' values, 6 the key chart, 7 the opening's
+  headline);
+* the variant lab: the Compare A/B charts; the start page and the teacher's guide: their title.
+
+Screenshots of every Play page and two lessons in projector mode go to
+``test-artifacts/screenshots/projector_*.png``.  ``scripts/screenshots.py`` opens the pages the
+same way (:func:`open_rendered`) to take the screenshots in ``docs/screenshots/``.
 """
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
+
 from test_browser import (
     NOTEBOOKS,
     PAGE_TIMEOUT_MS,
@@ -27,13 +42,16 @@ from test_browser import (
     WIDGET_ERRORS,
     AppServer,
     PageWatch,
+    draw_stop_page,
 )
 from test_browser_plain_words import FORBIDDEN
 
-pytestmark = pytest.mark.browser
-
 WIDTH, HEIGHT = 1280, 720
 PAGES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+PLAY_PAGES = [p for p in PAGES if p.startswith("Play_") and draw_stop_page(NOTEBOOKS / p)]
+SHOTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"
+SCREENSHOT_PAGES = {*(p for p in PAGES if p.startswith("Play_")),
+                    "Lesson_1_Next_Card.ipynb", "Lesson_3_Turn_As_Markov_Chain.ipynb"}
 #: A page's key content in projector mode: what the page marks (``pushluck-key``: the key
 #: charts a projector switch is given, a lesson's main answer), the action buttons and the
 #: coach's headline of a Play table, and the title (a Markdown output's first ``h1``; a later
@@ -171,29 +189,11 @@ def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> Pa
     return watch
 
 
-@pytest.fixture(scope="module")
-def app(shared_app: AppServer) -> AppServer:
-    """The worker's app server (tests/conftest.py), shared with the other browser files."""
-    return shared_app
-
-
-def test_the_page_list_is_complete():
-    """The pages come from the notebooks directory: an empty glob fails here."""
-    assert len(PAGES) >= 16, PAGES
-    assert "00_Start_Here.ipynb" in PAGES and "Teachers_Guide.ipynb" in PAGES
-
-
-@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
-@pytest.mark.parametrize("notebook", PAGES)
-def test_page_layout_at_1280x720(app, browser, notebook, projector):
-    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
-    try:
-        watch = open_rendered(page, app, notebook, projector=projector)
-        report = page.evaluate(LAYOUT_REPORT, [KEY_SELECTOR, NOT_READ_FROM_AFAR])
-        text = page.inner_text("body")
-    finally:
-        page.close()
-    where = f"{notebook} ({'projector' if projector else 'normal'} mode)"
+def check_layout(page, watch: PageWatch, where: str, *, projector: bool) -> None:
+    """The layout checks of the module docstring on the page as it is now (scrolled to the
+    top, nothing clicked yet)."""
+    report = page.evaluate(LAYOUT_REPORT, [KEY_SELECTOR, NOT_READ_FROM_AFAR])
+    text = page.inner_text("body")
     for marker in TRACEBACK_MARKERS:
         assert marker not in text, f"{where}: the page shows {marker!r}"
     for marker in WIDGET_ERRORS:
@@ -214,3 +214,114 @@ def test_page_layout_at_1280x720(app, browser, notebook, projector):
         assert report["keys"], f"{where}: no key content marked ({KEY_SELECTOR})"
         outside = [key["what"] for key in report["keys"] if key["outside"]]
         assert outside == [], f"{where}: key content outside the first screen: {outside[:6]}"
+
+
+# What each page must show inside the first screen: (CSS selector, how many at least, text the
+# first one must contain).  Every notebook needs an entry (a new page must say what matters).
+PLAY_KEYS = [(".pl-panel .pushluck-headline", 1, "Recommended"),
+             (".pushluck-table .pushluck-action", 1, ""),
+             (".pl-cell-main .js-plotly-plot", 2, "")]
+KEYS: dict[str, list[tuple[str, int, str]]] = {
+    **{page: PLAY_KEYS for page in PLAY_PAGES},
+    "00_Start_Here.ipynb": [("h1", 1, "")],
+    "Teachers_Guide.ipynb": [("h1", 1, "")],
+    "Play_Lost_Cities.ipynb": [(".pushluck-cardtable .pushluck-headline", 1, "Deck"),
+                               (".pl-cardtable-actions .pushluck-action", 1, ""),
+                               (".pl-cardtable-main .js-plotly-plot", 2, "")],
+    # a lesson's check-yourself answer stays off the page until answered: its question is key
+    "Lesson_1_Next_Card.ipynb": [(".pushluck-lesson .js-plotly-plot", 2, ""),
+                                 (".pushluck-lesson-question .pushluck-lesson-answer", 1, "")],
+    "Lesson_2_When_To_Stop.ipynb": [(".pushluck-lesson-values", 1, "optimal play"),
+                                    (".pushluck-lesson .js-plotly-plot", 1, "")],
+    "Lesson_3_Turn_As_Markov_Chain.ipynb": [(".pushluck-lesson-chain b", 1, ""),
+                                            (".pushluck-lesson .js-plotly-plot", 2, "")],
+    "Lesson_4_Exact_vs_Simulation.ipynb": [(".pushluck-lesson-sim", 1, "turns: mean"),
+                                           (".pushluck-lesson .js-plotly-plot", 1, "")],
+    "Lesson_5_Rule_Variants.ipynb": [(".pushluck-lesson-variant", 2, "optimal"),
+                                     (".pushluck-lesson-question", 1, "B minus A")],
+    "Lesson_6_Winning_The_Game.ipynb": [(".pushluck-key.js-plotly-plot", 1, "")],
+    "Lesson_7_Investing_Under_Uncertainty.ipynb": [(".pushluck-headline", 1, "Open red"),
+                                                   (".pl-charts .js-plotly-plot", 3, "")],
+    "Lesson_8_Luck_Or_Skill.ipynb": [(".pushluck-table .pushluck-action", 1, "")],
+    "Variant_Lab.ipynb": [(".pushluck-lab .js-plotly-plot", 2, "")],
+}
+# Pages whose key numbers need a click first (in projector mode, as a teacher would).
+CLICKS = {
+    "Lesson_4_Exact_vs_Simulation.ipynb": (".pushluck-lesson-add", ".pushluck-lesson-sim b"),
+    "Variant_Lab.ipynb": (".pushluck-lab .lm-TabBar-tab:nth-child(2)",
+                          ".pushluck-lab .js-plotly-plot"),
+}
+
+FIT_REPORT = """(keys) => {
+  const width = window.innerWidth, height = window.innerHeight;
+  const root = document.querySelector('#rendered_cells');
+  const clippedBy = (el) => {  // an ancestor inside the page that clips (scroll box, hidden)
+    for (let a = el.parentElement; a && a !== root; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if (ox !== 'visible') return a.getBoundingClientRect().right <= width + 1;
+    }
+    return false;
+  };
+  const sticking = [];
+  for (const el of root.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= width + 1) continue;
+    if (getComputedStyle(el).visibility === 'hidden' || clippedBy(el)) continue;
+    sticking.push((el.className.baseVal ?? el.className) + ' right=' + Math.round(r.right));
+  }
+  const scrollers = [...document.querySelectorAll('*')].filter((el) =>
+      el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(
+          getComputedStyle(el).overflowX) && el.clientWidth > 0.8 * width);
+  const found = keys.map(([selector, count, text]) => {
+    const shown = [...document.querySelectorAll(selector)].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0;
+    });
+    const boxes = shown.slice(0, count).map((el) => el.getBoundingClientRect());
+    return {selector, count: shown.length, wanted: count,
+            text: shown.length ? shown[0].innerText.slice(0, 1000) : '',
+            wantedText: text,
+            outside: boxes.filter((r) => r.bottom > height + 1 || r.right > width + 1 ||
+                                          r.top < 0).length};
+  });
+  return {pageWidth: document.documentElement.scrollWidth, sticking: sticking.slice(0, 8),
+          sideways: scrollers.map((el) => el.className).slice(0, 3), found,
+          projector: !!document.querySelector('.pl-projector-on')};
+}"""
+
+
+def check_projector_fit(page, watch: PageWatch, notebook: str) -> None:
+    """In projector mode: the page's clicks (:data:`CLICKS`), then its key numbers
+    (:data:`KEYS`) inside the first screen, nothing sticking out or scrolling sideways; a
+    screenshot of the pages in :data:`SCREENSHOT_PAGES`."""
+    if notebook in CLICKS:
+        button, result = CLICKS[notebook]
+        page.click(button)
+        page.wait_for_selector(result, state="visible", timeout=120_000)
+    for selector, count, text in KEYS[notebook]:
+        page.wait_for_function(
+            "([s, n, t]) => { const e = [...document.querySelectorAll(s)].filter("
+            "(x) => x.getBoundingClientRect().height > 0); return e.length >= n && "
+            "(!t || e[0].innerText.includes(t)); }", arg=[selector, count, text],
+            timeout=120_000)
+    settle(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    report = page.evaluate(FIT_REPORT, KEYS[notebook])
+    if notebook in SCREENSHOT_PAGES:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"projector_{Path(notebook).stem}.png"))
+    where = f"{notebook} (projector mode, after its clicks)"
+    text = page.inner_text("body")
+    for marker in TRACEBACK_MARKERS:
+        assert marker not in text, f"{where}: the page shows {marker!r}"
+    for marker in WIDGET_ERRORS:
+        assert marker not in text.lower(), f"{where}: a widget shows {marker!r}"
+    assert watch.page_errors == [], f"{where}: page errors {watch.page_errors[:3]}"
+    assert watch.console_errors == [], f"{where}: console errors {watch.console_errors[:3]}"
+    assert report["pageWidth"] <= WIDTH, (where, report)
+    assert report["sticking"] == [], (where, report)
+    assert report["sideways"] == [], (where, report)
+    for key in report["found"]:
+        assert key["count"] >= key["wanted"], (where, key)
+        assert key["wantedText"] in key["text"], (where, key)
+        assert key["outside"] == 0, (where, "not in the first screen", key)

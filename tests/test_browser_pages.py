@@ -1,0 +1,79 @@
+"""Every page at 1280x720, in normal and in projector mode, opened once per mode in a real
+browser: its layout, its fit on a projected screen, and then, after a student's short walk of
+the page, axe-core's accessibility check.
+
+One app (``scripts/run_app.sh``, the worker's shared server) serves every notebook page.  Each
+visit, in this order:
+
+1. the page rendered to its end, its charts drawn, nothing clicked: the layout checks of
+   :func:`page_checks.check_layout` (cut text, probability axes, chart titles, solver words,
+   errors; in projector mode also type size and key content in the first screen);
+2. in projector mode: the page's key numbers after its clicks inside the first screen
+   (:func:`page_checks.check_projector_fit`);
+3. the page walked as a student would (a game played a few turns, a lesson's question answered,
+   the lab's tabs opened: ``test_browser_accessibility.walk``) and checked by axe-core (pinned,
+   from npm: ``tests/axe_core.py``): it fails on any serious or critical violation, any
+   ``region`` or ``heading-order`` finding, and any chart without a labelled number table.
+   Each page's findings are written to ``test-artifacts/axe/``; a page or console error during
+   the walk fails too.
+
+The static site's pages get the axe check in ``tests/test_browser_accessibility.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from page_checks import (
+    HEIGHT,
+    PAGES,
+    PLAY_PAGES,
+    WIDTH,
+    check_layout,
+    check_projector_fit,
+    open_rendered,
+)
+from page_checks import KEYS as PROJECTOR_KEYS
+from test_browser import AppServer
+from test_browser_accessibility import audit, judge, walk
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def app(shared_app: AppServer) -> AppServer:
+    """The worker's app server (tests/conftest.py), shared with the other browser files."""
+    return shared_app
+
+
+def test_every_page_is_listed_with_its_key_numbers():
+    """The pages come from the notebooks directory: an empty glob, a missing page or a page
+    without its projector key numbers fails here rather than checking nothing."""
+    assert {"00_Start_Here.ipynb", "Teachers_Guide.ipynb", "Play_Pig.ipynb",
+            "Play_Lost_Cities.ipynb", "Variant_Lab.ipynb",
+            } <= set(PAGES), PAGES
+    assert sum(page.startswith("Lesson_") for page in PAGES) == 8, PAGES
+    assert "Play_Pig.ipynb" in PLAY_PAGES and "Play_Lost_Cities.ipynb" not in PLAY_PAGES
+    assert set(PROJECTOR_KEYS) == set(PAGES), set(PROJECTOR_KEYS) ^ set(PAGES)
+
+
+@pytest.mark.parametrize("mode", ["normal", "projector"])
+@pytest.mark.parametrize("notebook", PAGES)
+def test_page_layout_projector_fit_and_accessibility(app, browser, notebook, mode):
+    projector = mode == "projector"
+    where = f"{notebook} ({mode} mode)"
+    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    try:
+        watch = open_rendered(page, app, notebook, projector=projector)
+        check_layout(page, watch, where, projector=projector)
+        if projector:
+            check_projector_fit(page, watch, notebook)
+        walk(page, notebook)
+        violations, charts = audit(page)
+    finally:
+        page.close()
+    assert watch.page_errors == [], f"{where}, walked: page errors {watch.page_errors[:3]}"
+    assert watch.console_errors == [], (
+        f"{where}, walked: console errors {watch.console_errors[:3]}")
+    judge(f"voila-{Path(notebook).stem}-{mode}", where, violations, charts)
