@@ -290,6 +290,16 @@ FIT_REPORT = """(keys) => {
 }"""
 
 
+def wait_for_key_content(page, notebook: str, timeout_ms: float) -> None:
+    """Wait until the page holds its key content (:data:`KEYS`: enough of each selector, the
+    first with its text), shown or not: the page has drawn what matters."""
+    for selector, count, text in KEYS[notebook]:
+        page.wait_for_function(
+            "([s, n, t]) => { const e = [...document.querySelectorAll(s)]; return e.length >= n"
+            " && (!t || e[0].textContent.includes(t)); }", arg=[selector, count, text],
+            timeout=timeout_ms)
+
+
 def check_projector_fit(page, watch: PageWatch, notebook: str) -> None:
     """In projector mode: the page's clicks (:data:`CLICKS`), then its key numbers
     (:data:`KEYS`) inside the first screen, nothing sticking out or scrolling sideways; a

@@ -11,13 +11,13 @@ visit, in this order:
 2. in projector mode: the page's key numbers after its clicks inside the first screen
    (:func:`page_checks.check_projector_fit`);
 3. the page walked as a student would (a game played a few turns, a lesson's question answered,
-   the lab's tabs opened: ``test_browser_accessibility.walk``) and checked by axe-core (pinned,
+   the lab's tabs opened: ``axe_core.walk``) and checked by axe-core (pinned,
    from npm: ``tests/axe_core.py``): it fails on any serious or critical violation, any
    ``region`` or ``heading-order`` finding, and any chart without a labelled number table.
    Each page's findings are written to ``test-artifacts/axe/``; a page or console error during
    the walk fails too.
 
-The static site's pages get the axe check in ``tests/test_browser_accessibility.py``.
+The static site's pages get the axe check in ``tests/test_site.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from axe_core import audit, judge, walk
 from page_checks import (
     HEIGHT,
     PAGES,
@@ -36,7 +37,6 @@ from page_checks import (
 )
 from page_checks import KEYS as PROJECTOR_KEYS
 from test_browser import AppServer
-from test_browser_accessibility import audit, judge, walk
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,9 @@ to a folder already built by it to reuse that build), serves it with Python's ``
 browser (Pyodide in a Web Worker), so the first page takes about a minute.  On each page it
 plays several draws and checks the exact bust probability on the page against ``pushluck odds
 --json --exact`` run in the real Python; no request may leave 127.0.0.1.  Lesson 1's
-check-yourself question is answered (wrong, then with the CLI's exact value).
+check-yourself question is answered (wrong, then with the CLI's exact value).  axe-core
+(``tests/axe_core.py``) checks the pages these tests walk, the start page and Pig's table in
+projector mode every run, and every other page in both modes in the soak run.
 
 The pages reuse the Voilà browser test's readers (``tests/test_browser.py``): the same CSS
 classes and ``data-`` attributes carry the numbers in both deployments.
@@ -24,6 +26,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from axe_core import audit, judge, walk
+from page_checks import CHARTS_DRAWN, wait_for_key_content
 from test_browser import (
     CHART_DATA,
     CHARTS_WITH_DATA,
@@ -48,6 +52,20 @@ CARD_TABLE_PAGES = [stem for stem in ("Play_Lost_Cities",)
 PLAY_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("Play_*.ipynb") if draw_stop_page(p))
 #: Pyodide starts, installs ~20 wheels and imports the package: minutes on a loaded machine
 PAGE_TIMEOUT_MS = 300_000
+#: axe-core (tests/axe_core.py) checks these pages every run inside the tests that already walk
+#: them (Pig's table after draws, Lost Cities' after a turn, Lesson 1 answered): the site runs
+#: the same widgets and styles as Voilà under its own page template
+AXE_INSIDE_OTHER_TESTS = {"Play_Pig", "Play_Lost_Cities", "Lesson_1_Next_Card"}
+#: ... and these in a visit of their own every run; every other page and mode in the soak run
+#: (minutes each while Pyodide starts).  Projector mode changes sizes and folds the page's text
+#: away, not the widgets.
+AXE_EVERY_RUN = {("00_Start_Here", "normal"), ("Play_Pig", "projector")}
+AXE_PAGES = [pytest.param(stem, mode, id=f"{stem}-{mode}",
+                          marks=() if (stem, mode) in AXE_EVERY_RUN else pytest.mark.soak)
+             for stem in sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+             for mode in ("normal", "projector")
+             if not (mode == "normal" and stem in AXE_INSIDE_OTHER_TESTS)]
+AXE_WIDTH, AXE_HEIGHT = 1280, 720
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -96,6 +114,13 @@ def browser() -> Iterator[object]:
         finally:
             context.close()
             chromium.close()
+
+
+def axe_check(page, stem: str, mode: str = "normal") -> None:
+    """axe-core on the site's page as it is now, at 1280x720 (tests/axe_core.py)."""
+    page.set_viewport_size({"width": AXE_WIDTH, "height": AXE_HEIGHT})
+    violations, charts = audit(page)
+    judge(f"site-{stem}-{mode}", f"site {stem} ({mode})", violations, charts)
 
 
 def open_site_page(browser, site_url: str, stem: str, ready: str):
@@ -172,6 +197,7 @@ def test_site_pig_win_gauge_and_coach_objective(site_url, browser):
     assert len(gauges) >= 3, f"the gauge was checked {len(gauges)} times"
     assert gauges[0] == pytest.approx(0.5306, abs=5e-5)
     assert "numpy" not in page.inner_text("body").lower()
+    axe_check(page, "Play_Pig")
     assert_clean(page, watch, "site_Play_Pig_gauge")
     page.close()
 
@@ -190,6 +216,7 @@ def test_site_card_table_odds_match_cli(site_url, browser, stem):
     _, numbers, command = wait_for_panel(page, previous_command=command)
     assert "--deck-left 42" in command, command  # our draw and the bot's
     assert [line.strip() for line in numbers.splitlines()] == cli_lines(command)
+    axe_check(page, stem)
     assert_clean(page, watch, f"site_{stem}")
     page.close()
 
@@ -254,6 +281,7 @@ def test_site_lesson_question_answered(site_url, browser):
     page.wait_for_function(
         f"() => (document.querySelector({feedback!r}) || {{}}).innerText?.includes('Right')",
         timeout=120_000)
+    axe_check(page, stem)
     assert_clean(page, watch, f"site_{stem}")
     page.close()
 
@@ -433,3 +461,23 @@ def test_site_served_from_a_sub_path(site_dir, browser, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+@pytest.mark.parametrize(("stem", "mode"), AXE_PAGES)
+def test_site_page_has_no_serious_axe_violation(site_url, browser, stem, mode):
+    """axe-core on a site page after a student's walk of it (tests/axe_core.py)."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": AXE_WIDTH, "height": AXE_HEIGHT})
+    try:
+        query = "?projector" if mode == "projector" else ""
+        page.goto(f"{site_url}/voici/render/{stem}.html{query}", timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_selector(".pushluck-projector-toggle", timeout=PAGE_TIMEOUT_MS)
+        if mode == "projector":
+            page.wait_for_selector(".pl-projector-on", timeout=PAGE_TIMEOUT_MS)
+        wait_for_key_content(page, f"{stem}.ipynb", PAGE_TIMEOUT_MS)
+        page.wait_for_function(CHARTS_DRAWN, timeout=PAGE_TIMEOUT_MS)
+        walk(page, f"{stem}.ipynb")
+        violations, charts = audit(page)
+    finally:
+        page.close()
+    judge(f"site-{stem}-{mode}", f"site {stem} ({mode})", violations, charts)
