@@ -60,10 +60,15 @@ from pushluck_teach.ui.projector import ProjectorSwitch, chart_row, fold
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
 from pushluck_teach.ui.table import action_class
-from pushluck_teach.ui.table_parts import BotRunner, ClickGuard, command_text, odds_arguments
+from pushluck_teach.ui.table_parts import (
+    HUMAN,
+    BotRunner,
+    ClickGuard,
+    command_text,
+    odds_arguments,
+)
 from pushluck_teach.ui.theme import FONT_STACK, OKABE_ITO, STYLESHEET
 
-HUMAN = "human"
 #: the log's lines kept on the page (newest first; the box scrolls for the older ones)
 LOG_LINES_SHOWN = 60
 #: at most this many bars (of a chart of names) carry their value as text: more would overlap

@@ -75,6 +75,7 @@ from pushluck_teach.ui.projector import ProjectorSwitch, projector_requested
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
 from pushluck_teach.ui.table_parts import (
+    HUMAN,
     BotRunner,
     ClickGuard,
     command_text,
@@ -84,7 +85,6 @@ from pushluck_teach.ui.table_parts import (
 )
 from pushluck_teach.ui.theme import STYLESHEET
 
-HUMAN = "human"
 OBJECTIVES = ("win", "points")
 #: the leave threshold assumed for another explorer whose rule is not a threshold (a human, a
 #: turn-optimal bot): stated on the page and in the command

@@ -24,6 +24,8 @@ from pushluck_teach.games.base import Engine, RulesError
 from pushluck_teach.solve.turn import Cancelled, watching
 from pushluck_teach.ui.background import LatestOnly
 
+#: a seat a person plays (every other seat is a bot)
+HUMAN = "human"
 #: errors that say in words what was wrong with a click (shown as they are); anything else is
 #: a failure nobody planned for (:func:`unexpected_text`)
 KNOWN_ERRORS: tuple[type[Exception], ...] = (RulesError, CardError, ValueError)
