@@ -28,6 +28,7 @@ coach's headline (:mod:`pushluck_teach.ui.announce`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 from collections.abc import Sequence
@@ -700,7 +701,8 @@ class CardTable(widgets.VBox):
     def _bots_failed(self, line: str) -> None:
         """A bot's move failed: the position as it is, and the one line."""
         self.message = line
-        self.render()
+        with contextlib.suppress(Exception):  # the line shows even if the board cannot
+            self.render()
         self._render_message(error=True)
 
     @property
