@@ -96,7 +96,7 @@ def bench_card_game(name: str, *, seed: int = 7, max_clicks: int = 120,
     spec = get_game(name)
     started = time.perf_counter()
     table = CardTable(name, seats=("human", "search"), seed=seed, options=options)
-    table._settled.wait(600)
+    table.wait_for_bots(600)
     build_ms = 1000 * (time.perf_counter() - started)
     chooser = spec.bots["odds"]()
     click_ms: list[float] = []
@@ -107,7 +107,7 @@ def bench_card_game(name: str, *, seed: int = 7, max_clicks: int = 120,
         started = time.perf_counter()
         shown[action_class(chooser.choose(table.engine))].click()
         click_ms.append(1000 * (time.perf_counter() - started))
-        table._settled.wait(600)  # the bot's reply, computed in the table's worker
+        table.wait_for_bots(600)  # the bot's reply, computed in the table's worker
         clicks += 1
     return {"game": name, "build_ms": round(build_ms, 1), "clicks": clicks,
             "finished": table.engine.is_over, "click": _summary(click_ms)}

@@ -202,13 +202,13 @@ def test_keys_do_nothing_on_a_bots_turn():
     try:
         table.wait_for_bots()
         log = list(table.engine.log)
-        table._set_thinking(0)  # as while the bot thinks: the buttons are disabled
+        table._show_thinking(0)  # as while the bot thinks: the buttons are disabled
         table._render_buttons(())
         table.press_key("d")
         table.press_key("s")
         assert table.engine.log == log
     finally:
-        table._set_thinking(None)
+        table._show_thinking(None)
         table.panel.close()
 
 

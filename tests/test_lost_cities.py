@@ -244,7 +244,7 @@ def test_a_random_game_keeps_the_rules_and_scores_each_match() -> None:
         engine.act("draw:deck")
 
 
-def test_view_hides_the_other_hand_and_hot_seat_hides_both() -> None:
+def test_view_hides_the_other_hand() -> None:
     engine = _new(4)
     view = engine.view()
     hands = {z.key: z for z in view.zones if z.key.startswith("hand")}
@@ -252,17 +252,7 @@ def test_view_hides_the_other_hand_and_hot_seat_hides_both() -> None:
     assert hands["hand:1"].hidden and hands["hand:1"].cards == () and hands["hand:1"].count == 8
     assert len([z for z in view.zones if z.key.startswith("discard")]) == 5
     assert len([z for z in view.zones if z.key.startswith("expedition")]) == 10
-    seat = lc.HotSeat(engine)
-    assert all(z.hidden for z in seat.view().zones if z.key.startswith("hand"))
-    with pytest.raises(IllegalActionError, match="show your hand"):
-        seat.act(engine.legal_actions()[0])
-    seat.confirm()
-    assert not next(z for z in seat.view().zones if z.key == "hand:0").hidden
-    seat.act(next(a for a in engine.legal_actions() if a.startswith("discard")))
-    assert seat.revealed                      # same turn: still shown for the draw
-    seat.act("draw:deck")
-    assert not seat.revealed and engine.current_player == 1
-    assert all(z.hidden for z in seat.view().zones if z.key.startswith("hand"))
+    assert all(z.hidden for z in engine.view(None).zones if z.key.startswith("hand"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from fractions import Fraction
 from html import unescape
 
@@ -90,8 +91,10 @@ def test_cli_line_carries_game_and_json_flags() -> None:
     assert match is not None
     assert match.group(1) == "lands-uncharted"
     assert json.loads(unescape(match.group(2))) == flags
-    assert 'pushluck odds lands-uncharted --drawn &quot;5h 9s&quot;' in html
-    assert "--option &quot;buried_treasure=true&quot;" in html
+    code = re.search(r'<code class="pushluck-cli"[^>]*>(.*?)</code>', html).group(1)
+    assert shlex.split(unescape(code)) == [  # what a shell reads when the command is pasted
+        "pushluck", "odds", "lands-uncharted", "--drawn", "5h 9s", "--removed", 'Qd "x"',
+        "--option", "buried_treasure=true"]
 
 
 def test_action_classes_and_option_text() -> None:

@@ -792,6 +792,8 @@ class GameSpec:
     * ``lab``: the variant lab's tabs that open on this game: ``"build"`` (the game the form
       builds, played and swept there), ``"compare"`` (Compare A/B), ``"sweep"`` (the Sweep
       panel on its own); the first registered game naming a tab wins;
+    * ``opens_table``: the game a table opens on when none is named (``play()``); the first
+      registered game saying so wins (:func:`table_game`);
     * ``decision_values``: for a game without a draw/stop turn model, each legal action's value
       now under a stated model (``engine -> {action: value}``; only differences between the
       actions of one decision mean anything), for the post-game review; ``decision_model``
@@ -819,6 +821,7 @@ class GameSpec:
     sweep: str | None = None
     solo: SoloMode | None = None
     lab: tuple[str, ...] = ()
+    opens_table: bool = False
     decision_values: Callable[[Engine], Mapping[str, float]] | None = None
     decision_model: str = ""
 
@@ -939,6 +942,13 @@ def lab_game(tab: str) -> str:
     game naming it, else the first game with a draw/stop turn."""
     games = turn_games()
     return next((spec.name for spec in games if tab in spec.lab), games[0].name)
+
+
+def table_game() -> str:
+    """The game a table opens on when none is named (``GameSpec.opens_table``): the first
+    registered game saying so, else the first game with a draw/stop turn."""
+    games = turn_games()
+    return next((spec.name for spec in games if spec.opens_table), games[0].name)
 
 
 def turn_games() -> tuple[GameSpec, ...]:

@@ -681,35 +681,6 @@ class LostCitiesEngine(Engine):
         return flags
 
 
-class HotSeat:
-    """A two-human table on one screen: each hand stays hidden until its player confirms.
-
-    After every completed turn the screen hides the hands; :meth:`confirm` (the next player
-    says "it is me") shows that player's hand until the turn is played.
-    """
-
-    def __init__(self, engine: LostCitiesEngine) -> None:
-        self.engine = engine
-        self.revealed = False
-
-    def confirm(self) -> None:
-        self.revealed = True
-
-    def act(self, action: str) -> list[str]:
-        if not self.revealed:
-            raise IllegalActionError(
-                f"Player {self.engine.current_player + 1}: show your hand first")
-        before = (self.engine.current_player, self.engine.turns_played, self.engine.match_number)
-        out = self.engine.act(action)
-        after = (self.engine.current_player, self.engine.turns_played, self.engine.match_number)
-        if after != before:
-            self.revealed = False
-        return out
-
-    def view(self) -> TableView:
-        return self.engine.view(self.engine.current_player if self.revealed else None)
-
-
 # --------------------------------------------------------------------------------------------
 # Exact expedition odds
 

@@ -303,6 +303,7 @@ SPEC = register(GameSpec(
     example={"drawn": "3 5"},
     sweep="die_sides",
     lab=("sweep",),
+    opens_table=True,
     min_players=1,
     max_players=8,
     presets={

@@ -28,8 +28,8 @@ coach's headline (:mod:`pushluck_teach.ui.announce`).
 
 from __future__ import annotations
 
+import contextlib
 import math
-import shlex
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -61,9 +61,15 @@ from pushluck_teach.ui.projector import ProjectorSwitch, chart_row, fold
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
 from pushluck_teach.ui.table import action_class
+from pushluck_teach.ui.table_parts import (
+    HUMAN,
+    BotRunner,
+    ClickGuard,
+    command_text,
+    odds_arguments,
+)
 from pushluck_teach.ui.theme import FONT_STACK, OKABE_ITO, STYLESHEET
 
-HUMAN = "human"
 #: the log's lines kept on the page (newest first; the box scrolls for the older ones)
 LOG_LINES_SHOWN = 60
 #: at most this many bars (of a chart of names) carry their value as text: more would overlap
@@ -309,14 +315,6 @@ def board_html(zones: Sequence[CardZone], players: int, viewer: int | None,
     return grid + "".join(zone_html(z) for z in below)
 
 
-def command_line(game: str, flags: dict[str, str]) -> str:
-    """The ``pushluck odds`` command that prints the panel's numbers."""
-    parts = ["pushluck", "odds", game]
-    for name, value in flags.items():
-        parts += ["--" + name.replace("_", "-"), value]
-    return " ".join(shlex.quote(part) for part in parts) + " --exact"
-
-
 def even_step(low: float, high: float, most_ticks: int = 6) -> float:
     """The smallest whole tick step (1, 2, 5, 10, 20, 25, 50, 100 ...) that puts at most
     ``most_ticks`` ticks (multiples of the step) between ``low`` and ``high``."""
@@ -405,10 +403,11 @@ class CardTable(widgets.VBox):
         seats = self._checked_seats(seats)
         self.background = background
         self._worker: LatestOnly[Any] = LatestOnly("pushluck-card-analysis")
-        self._bot_worker: LatestOnly[list[str]] = LatestOnly("pushluck-card-bots")
-        self.thinking = False
-        self._settled = threading.Event()   # set whenever no bot move is pending
-        self._settled.set()
+        # one lock for the clicks and the bots' moves applied in the worker (ui/table_parts.py)
+        self._lock = threading.RLock()
+        self._guard = ClickGuard(self._show_error, self._lock)
+        self._bot_runner = BotRunner("pushluck-card-bots", self._lock,
+                                     show_error=self._bots_failed)
         self.human_moves = 0                # the humans' actions in this game
         self.replaying = False              # a loaded record's position is shown
         self.pending_opponent: str | None = None
@@ -421,7 +420,7 @@ class CardTable(widgets.VBox):
         self.show_hand = widgets.Button(description="Show my hand",
                                         tooltip="Hot seat: the next player looks at the hand")
         self.show_hand.add_class("pushluck-show-hand")
-        self.show_hand.on_click(lambda _: self._guard(self._reveal))
+        self.show_hand.on_click(lambda _: self._guard.run(self._reveal))
         self.actions_box = widgets.VBox()
         # the opponent: the game's bots and a classmate at the same screen
         choices = [(seat_label(name, self.spec), name) for name in self.spec.bots]
@@ -437,10 +436,10 @@ class CardTable(widgets.VBox):
         self.confirm_new = widgets.Button(description="Start a new game",
                                           tooltip="The game in progress ends")
         self.confirm_new.add_class("pl-confirm-new")
-        self.confirm_new.on_click(lambda _: self._guard(self._confirm_opponent))
+        self.confirm_new.on_click(lambda _: self._guard.run(self._confirm_opponent))
         self.confirm_keep = widgets.Button(description="Keep playing")
         self.confirm_keep.add_class("pl-confirm-keep")
-        self.confirm_keep.on_click(lambda _: self._guard(self._keep_opponent))
+        self.confirm_keep.on_click(lambda _: self._guard.run(self._keep_opponent))
         self.confirm_box = widgets.HBox([self.confirm_text, self.confirm_new, self.confirm_keep],
                                         layout=widgets.Layout(flex_flow="row wrap",
                                                               display="none"))
@@ -448,7 +447,7 @@ class CardTable(widgets.VBox):
         self.new_game_button = widgets.Button(description="New game",
                                               tooltip="Deal new cards (the next deal)")
         self.new_game_button.add_class("pl-new-game")
-        self.new_game_button.on_click(lambda _: self._guard(self.next_deal))
+        self.new_game_button.on_click(lambda _: self._guard.run(self.next_deal))
         self.log_html = widgets.HTML()
         # keyboard play and the screen reader's live region (ui/keyboard.py, ui/announce.py)
         self.row_keys = RowKeys()
@@ -564,7 +563,7 @@ class CardTable(widgets.VBox):
     def _on_opponent_menu(self, change: dict[str, Any]) -> None:
         if change["new"] is None or change["new"] == change["old"]:
             return
-        self._guard(lambda: self._opponent_chosen(change["new"]))
+        self._guard.run(lambda: self._opponent_chosen(change["new"]))
 
     def _opponent_chosen(self, seat: str) -> None:
         if seat == self.seats[1]:
@@ -622,7 +621,7 @@ class CardTable(widgets.VBox):
         seats = self._checked_seats(self.seats)
         variant = self.spec.variant(self.options)
         engine: Engine = self.spec.new_engine(variant, players=len(seats), seed=self.seed)
-        self._bot_worker.supersede()        # a bot still thinking about the old game is ignored
+        self._bot_runner.stop()             # a bot still thinking about the old game is ignored
         self._hide_confirm()
         self.seats = seats
         if len(seats) > 1:
@@ -643,8 +642,6 @@ class CardTable(widgets.VBox):
             (subjects[0][1] if subjects else "")
         self.subject_buttons.value = self.subject or None
         self.subject_buttons.observe(self._on_subject, names="value")
-        self.thinking = False
-        self._settled.set()
         self._let_bots_move([first_line or f"New game, deal {self.seed}: "
                              f"{' against '.join(self.seat_names())}."])
 
@@ -658,7 +655,7 @@ class CardTable(widgets.VBox):
 
     def click(self, action: str) -> None:
         """A human's action (what a button does)."""
-        self._guard(lambda: self._act(action))
+        self._guard.run(lambda: self._act(action))
 
     def _act(self, action: str) -> None:
         engine = self.engine
@@ -681,45 +678,43 @@ class CardTable(widgets.VBox):
         self._let_bots_move(lines)
 
     def _let_bots_move(self, lines: list[str]) -> None:
-        """The bots' moves until a human is to move: at once without ``background``, else in a
-        worker thread (a search bot may take longer than a click should), the page showing
-        the human's move meanwhile."""
+        """The bots' moves until a human is to move: at once without ``background``, else off
+        the click path (:class:`~pushluck_teach.ui.table_parts.BotRunner`: a search bot may
+        take longer than a click should), the page showing the human's move meanwhile."""
         engine, bots = self.engine, self.bots
-        if not self.background or engine.is_over or engine.current_player not in bots:
-            lines = lines + self._run_bots(engine, bots)
+        if not self.background or not self._bot_runner.bot_to_move(engine, bots):
+            lines = lines + self._bot_runner.play_now(engine, bots, self.recording.moved)
             self.message = " ".join(lines[-3:])
             self.render()
             return
-        self.thinking = True
-        self._settled.clear()
-        self.message = " ".join(lines[-3:] + [f"Player {engine.current_player + 1} is playing…"])
+        with self._lock:  # the bots' moves wait for the page to show the human's first
+            self.message = " ".join(lines[-3:]
+                                    + [f"Player {engine.current_player + 1} is playing…"])
+            self.render()
+            self._bot_runner.start(engine, bots, list(lines), on_move=self.recording.moved,
+                                   on_done=self._bots_done)
+
+    def _bots_done(self, lines: list[str]) -> None:
+        self.message = " ".join(lines[-3:])
         self.render()
 
-        def done(future: Future[list[str]]) -> None:
-            try:
-                self.message = " ".join((lines + future.result())[-3:])
-            except RulesError as exc:
-                self.message = str(exc)
-            self.thinking = False
+    def _bots_failed(self, line: str) -> None:
+        """A bot's move failed: the position as it is, and the one line."""
+        self.message = line
+        with contextlib.suppress(Exception):  # the line shows even if the board cannot
             self.render()
-            self._settled.set()
+        self._render_message(error=True)
 
-        self._bot_worker.submit(lambda: self._run_bots(engine, bots), done)
-
-    def _run_bots(self, engine: Engine, bots: dict[int, Any]) -> list[str]:
-        lines: list[str] = []
-        while not engine.is_over and engine.current_player in bots:
-            player = engine.current_player
-            action = bots[player].choose(engine)
-            lines += engine.act(action)
-            self.recording.moved(engine, player, action)
-        return lines
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot is choosing its move in the worker (a click meanwhile is refused)."""
+        return self._bot_runner.thinking
 
     # -- game records (pushluck_teach.ui.recording) ----------------------------------------------
 
     def show_record(self, record: Any) -> None:
         """Take a loaded record's rules, seats and seed (no new game: a replay follows)."""
-        self._bot_worker.supersede()
+        self._bot_runner.stop()
         seats = self._checked_seats(table_seats(record))
         self.seats, self.seed = seats, record.seed
         self.options = dict(record.variant.options())
@@ -728,14 +723,12 @@ class CardTable(widgets.VBox):
 
     def show_replay_position(self, engine: Engine, note: str) -> None:
         """A replayed position, seen by the player to move; nobody plays it."""
-        self._bot_worker.supersede()
+        self._bot_runner.stop()
         self.engine = engine
         self.bots = {}
         self.humans = list(range(engine.players))
         self.revealed = True
         self.replaying = True
-        self.thinking = False
-        self._settled.set()
         self.message = note
         self.render()
 
@@ -744,17 +737,15 @@ class CardTable(widgets.VBox):
         self.message = f"Player {self.engine.current_player + 1}'s hand is shown."
         self.render()
 
-    def _guard(self, work: Any) -> None:
-        try:
-            work()
-        except RulesError as exc:
-            self.message = str(exc)
-            self._render_message(error=True)
+    def _show_error(self, line: str) -> None:
+        """A failed click's one line (ui/table_parts.py: ClickGuard); the game as it was."""
+        self.message = line
+        self._render_message(error=True)
 
     def _on_subject(self, change: dict[str, Any]) -> None:
         if change["new"]:
             self.subject = change["new"]
-            self._guard(self._render_analysis)
+            self._guard.run(self._render_analysis)
 
     # -- rendering -----------------------------------------------------------------------------
 
@@ -890,8 +881,9 @@ class CardTable(widgets.VBox):
         self.numbers.value = ('<div class="pushluck-numbers">' + "<br>".join(
             escape(line) for line in report.text_lines()) + "</div>")
         if flags is not None:
+            command = command_text(odds_arguments(self.spec.name, flags, exact=True))
             self.cli_html.value = ('<div>Check it yourself in a terminal:<br><code class='
-                                   f'"pushluck-cli">{escape(command_line(self.spec.name, flags))}'
+                                   f'"pushluck-cli">{escape(command)}'
                                    "</code></div>")
 
     def _subject_words(self) -> str:
@@ -932,8 +924,12 @@ class CardTable(widgets.VBox):
             fig.layout.xaxis.title.text = chart.x_title
             fig.layout.yaxis.title.text = chart.y_title
 
+    def wait_for_bots(self, timeout: float = 120.0) -> None:
+        """Block until the bots have finished moving and the position after their last move
+        is shown (tests, benchmarks)."""
+        self._bot_runner.wait(timeout)
+
     def wait(self) -> None:
         """Block until the bots' moves and the panel's computation have finished (tests)."""
-        self._bot_worker.wait()
-        self._settled.wait(timeout=60)
+        self._bot_runner.wait()
         self._worker.wait()

@@ -39,8 +39,8 @@ from pushluck_teach.games.record import (
     record_to_token,
 )
 from pushluck_teach.ui.projector import fold
+from pushluck_teach.ui.table_parts import HUMAN
 
-HUMAN = "human"
 #: what the area shows while nothing is recorded (a seed the record cannot hold)
 NOT_RECORDED = "This game is not recorded"
 #: the Download link drawn as a button (the page's buttons are 1px-bordered boxes)

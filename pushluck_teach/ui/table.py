@@ -34,7 +34,6 @@ import dataclasses
 import functools
 import json
 import threading
-import time
 import typing
 from collections.abc import Callable
 from html import escape
@@ -55,15 +54,14 @@ from pushluck_teach.games.base import (
     Variant,
     coerce_option,
     get_game,
+    table_game,
 )
 from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.games.rules_format import rules_to_json
 from pushluck_teach.sim.bots import Bot, make_bot
-from pushluck_teach.solve.turn import Cancelled, watching
 from pushluck_teach.solve.whole_game.engine_chances import action_win_chances_task
 from pushluck_teach.ui.analysis import COACH_MODES, AnalysisPanel, OutsideWindow
 from pushluck_teach.ui.announce import draw_sentence
-from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.cards_html import cards_row_html, dice_row_html
 from pushluck_teach.ui.gauge import WinChanceGauge
 from pushluck_teach.ui.keyboard import (
@@ -76,9 +74,17 @@ from pushluck_teach.ui.keyboard import (
 from pushluck_teach.ui.projector import ProjectorSwitch, projector_requested
 from pushluck_teach.ui.recording import RecordingArea, table_seats
 from pushluck_teach.ui.review_panel import ReviewPanel
+from pushluck_teach.ui.table_parts import (
+    HUMAN,
+    BotRunner,
+    ClickGuard,
+    command_text,
+    format_option,
+    odds_arguments,
+    unexpected_text,
+)
 from pushluck_teach.ui.theme import STYLESHEET
 
-HUMAN = "human"
 OBJECTIVES = ("win", "points")
 #: the leave threshold assumed for another explorer whose rule is not a threshold (a human, a
 #: turn-optimal bot): stated on the page and in the command
@@ -109,17 +115,6 @@ def normalise_seat(seat: str, spec: GameSpec | None = None) -> str:
     return text
 
 
-def format_option(value: Any) -> str:
-    """An option value as the text a learner would type for it."""
-    if value is None:
-        return "off"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple | list | frozenset | set):
-        return ",".join(str(v) for v in value)
-    return str(value)
-
-
 #: copies the command next to it (a click on the command also selects all of it)
 COPY_BUTTON = (
     '<button type="button" class="pushluck-copy" title="Copy the command" '
@@ -140,19 +135,11 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
     ``rules`` (a rule file's JSON text, for games whose variants come from rule files) the
     command reads ``--rules RULES.json`` and the text is shown (and kept in ``data-rules``) to
     save as that file."""
-    parts = ["pushluck", "odds", game]
-    for key, value in flags.items():
-        parts.append(f"--{key.replace('_', '-')}")
-        text = str(value)
-        parts.append(f'"{text}"' if isinstance(value, str) else text)
     if rules is not None:
-        parts.extend(["--rules", "RULES.json"])
         options = {}
-    for key, value in options.items():
-        parts.append(f'--option "{key}={format_option(value)}"')
-    if objective == "win":
-        parts.extend(["--objective", "win"])
-    command = " ".join(parts)
+    command = command_text(odds_arguments(
+        game, flags, options, rules_file=None if rules is None else "RULES.json",
+        objective="win" if objective == "win" else None))
     data_flags = escape(json.dumps(flags), quote=True)
     data_options = escape(json.dumps({k: format_option(v) for k, v in options.items()}),
                           quote=True)
@@ -167,14 +154,6 @@ def cli_line_html(game: str, flags: dict[str, str], options: dict[str, Any],
         f'data-objective="{escape(objective, quote=True)}">{escape(command)}</code> '
         f"{COPY_BUTTON}</div>{saved}"
     )
-
-
-def unexpected_text(exc: BaseException) -> str:
-    """A failure nobody planned for, in words a student can pass on to the teacher (no
-    Python names on the page)."""
-    detail = str(exc).strip()
-    return ("Something went wrong on this page" + (f" ({detail})" if detail else "")
-            + ": press New game to start again, and tell your teacher.")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,7 +174,7 @@ class _Decision:
 class GameTable(widgets.VBox):
     """A playable table for one registered game, with the exact coach beside it."""
 
-    game = Unicode("pig")
+    game = Unicode("")
     seed = Int(1)
     coach = Enum(COACH_MODES, default_value="always")
     #: what the coach optimises: "win" (the chance to win the game, where a whole-game solution
@@ -207,7 +186,7 @@ class GameTable(widgets.VBox):
     seats = Tuple(default_value=(HUMAN, "optimal"))
     options = Dict()
 
-    def __init__(self, game: str = "pig", *, seats: typing.Sequence[str] | None = None,
+    def __init__(self, game: str | None = None, *, seats: typing.Sequence[str] | None = None,
                  seed: int = 1, coach: str = "always",
                  options: dict[str, Any] | None = None, background: bool = True,
                  projector: bool | None = False, **kwargs: Any) -> None:
@@ -217,7 +196,7 @@ class GameTable(widgets.VBox):
         self._ready = False
         self._syncing = False
         self._message_is_error = False
-        self.spec: GameSpec = get_game(game)
+        self.spec: GameSpec = get_game(game or table_game())
         self.variant: Variant = self.spec.variant(options or {})
         self.engine: Engine | None = None
         self._bots: list[Bot | None] = []
@@ -228,10 +207,11 @@ class GameTable(widgets.VBox):
         # one lock for every change of the engine and every handler that reads it: a click on
         # the kernel's thread and a bot's move applied in the worker never interleave
         self._lock = threading.RLock()
-        self._bot_jobs: LatestOnly[str] = LatestOnly("pushluck-bots")
-        self._bots_idle = threading.Event()
-        self._bots_idle.set()
-        self._thinking = False
+        self._click_guard = ClickGuard(self._error, self._lock)
+        self._bot_runner = BotRunner("pushluck-bots", self._lock,
+                                     show_thinking=self._show_thinking,
+                                     show_error=self._error,
+                                     show_progress=self._show_progress)
         self._replaying = False
         self.add_class("pushluck-table")
         self.add_class("pushluck-keys-scope")
@@ -399,18 +379,7 @@ class GameTable(widgets.VBox):
 
     def _guarded(self, fn: Callable[..., Any]) -> Callable[..., None]:
         """Wrap a handler: bad input or an unexpected error becomes a one-line message."""
-
-        @functools.wraps(fn)
-        def handler(*args: Any, **kwargs: Any) -> None:
-            try:
-                with self._lock:
-                    fn(*args, **kwargs)
-            except (RulesError, CardError, ValueError) as exc:
-                self._error(str(exc))
-            except Exception as exc:  # never a traceback on the page
-                self._error(unexpected_text(exc))
-
-        return handler
+        return self._click_guard.wrap(fn)
 
     # ---- messages -------------------------------------------------------------------------
     @property
@@ -909,134 +878,68 @@ class GameTable(widgets.VBox):
     def _run_bots(self) -> list[str]:
         """Let bot seats move until a human is to move or the game is over."""
         engine = self.engine
-        out: list[str] = []
         if engine is None:
-            return out
-        for _ in range(100_000):
-            if engine.is_over:
-                break
-            bot = self._bots[engine.current_player]
-            if bot is None:
-                break
-            player, action = engine.current_player, bot.choose(engine)
-            out.extend(engine.act(action))
-            self.recording.moved(engine, player, action)
-        else:
-            raise RulesError("the bots stopped after 100000 moves")
-        return out
+            return []
+        return self._bot_runner.play_now(engine, self._bot_seats(), self.recording.moved)
 
-    # ---- bots off the click path -----------------------------------------------------------
+    # ---- bots off the click path (ui/table_parts.py: BotRunner) ------------------------------
+    def _bot_seats(self) -> dict[int, Bot]:
+        return {player: bot for player, bot in enumerate(self._bots) if bot is not None}
+
     def _bot_to_move(self, engine: Engine) -> bool:
         return not engine.is_over and self._bots[engine.current_player] is not None
 
     @property
     def bots_thinking(self) -> bool:
         """Whether bot seats are choosing their moves in the worker (buttons disabled)."""
-        return self._thinking
+        return self._bot_runner.thinking
 
     def wait_for_bots(self, timeout: float = 120.0) -> None:
         """Block until the bots have finished moving and the position after their last move
         is shown (tests, benchmarks); a no-op when they are not thinking or
         ``background=False``."""
-        if not self._bots_idle.wait(timeout):
-            raise TimeoutError(f"the bots were still thinking after {timeout} s")
+        self._bot_runner.wait(timeout)
 
     def _stop_bots(self) -> None:
         """Supersede the bots' work in progress: its result is dropped, a running solve stops
         at its next checkpoint (:class:`~pushluck_teach.solve.turn.Cancelled`)."""
-        self._bot_jobs.supersede()
-        self._set_thinking(None)
+        self._bot_runner.stop()
 
-    def _set_thinking(self, player: int | None, *, idle: bool = True) -> None:
-        """Show who is thinking, or (``None``) nobody; ``idle=False`` leaves
-        :meth:`wait_for_bots` waiting (the bots' last move is still being shown)."""
-        self._thinking = player is not None
+    def _show_thinking(self, player: int | None) -> None:
+        """Show who is thinking (the action buttons disabled meanwhile), or (``None``)
+        nobody."""
         if player is None:
             self.thinking_box.layout.display = "none"
             self.thinking_html.value = ""
-            if idle:
-                self._bots_idle.set()
             return
-        self._bots_idle.clear()
         self.thinking_progress.value = 0.0
         self.thinking_html.value = (f"<span class='pushluck-progress'>"
                                     f"{escape(self._seat_name(player))} is thinking…</span>")
         self.thinking_box.layout.display = "flex"
+        self._render_buttons(())
+
+    def _show_progress(self, fraction: float) -> None:
+        self.thinking_progress.value = fraction
 
     def _start_bots(self, lines: list[str], say: Callable[[list[str]], str],
                     opening: bool = False) -> None:
-        """Let the bot seats move off the click path, one move per worker job.
-
-        Why this is safe: the worker only *chooses*.  ``bot.choose(engine)`` reads the engine
-        (``turn_position``, ``legal_actions``) while nothing changes it: whenever a bot is to
-        move, the click path refuses actions (the buttons are disabled, :meth:`_act` refuses a
-        bot's turn), and New game, a seed or an option change does not touch this engine, it
-        replaces ``self.engine`` with a new one and supersedes the job.  The engine is changed
-        in one place only, :meth:`_apply_bot_move`, under the table's lock (which every click
-        handler also holds) and only if the job is still the latest and ``self.engine`` is
-        still the engine it was chosen for; a stale choice is dropped.  The next bot's job is
-        started from there, so the bots of one chain never overlap either.  When a human is to
+        """Let the bot seats move off the click path (:class:`BotRunner`); when a human is to
         move or the game is over, the table says ``say(lines)`` and refreshes as a synchronous
-        run would.
-        """
+        run would.  ``opening``: the bots' moves before anyone else's count as the game's
+        start (changing the rules then asks nothing)."""
         engine = self.engine
         assert engine is not None
-        player = engine.current_player
-        bot = self._bots[player]
-        assert bot is not None
-        generation = self._bot_jobs.supersede()
-        self._set_thinking(player)
-        self._render_buttons(())
-        begun = time.monotonic()
 
-        def check(_solved: int) -> None:
-            if not self._bot_jobs.is_latest(generation):
-                raise Cancelled("a newer game was started")
-            self.thinking_progress.value = ((time.monotonic() - begun) % 2.0) / 2.0
+        def moved(engine: Engine, player: int, action: str) -> None:
+            self.recording.moved(engine, player, action)
+            if opening:
+                self._log_at_start = len(engine.log)
 
-        def choose() -> str:
-            with watching(check):
-                return bot.choose(engine)
+        def done(lines: list[str]) -> None:
+            self._say(say(lines))
+            self._refresh()
 
-        self._bot_jobs.submit(choose, lambda done: self._apply_bot_move(
-            generation, engine, done, lines, say, opening))
-
-    def _apply_bot_move(self, generation: int, engine: Engine, done: Any, lines: list[str],
-                        say: Callable[[list[str]], str], opening: bool) -> None:
-        """Play a bot's chosen move if its job is still current (the one place a bot changes
-        the engine), then the next bot's job or the refresh."""
-        try:
-            with self._lock:
-                if not self._bot_jobs.is_latest(generation) or self.engine is not engine:
-                    return  # superseded while it thought: dropped
-                try:
-                    action = done.result()
-                except Cancelled:
-                    return
-                except Exception:
-                    self._set_thinking(None)
-                    self._refresh_safely()
-                    raise
-                player = engine.current_player
-                lines.extend(engine.act(action))
-                self.recording.moved(engine, player, action)
-                if opening:
-                    self._log_at_start = len(engine.log)
-                if self._bot_to_move(engine) and len(lines) < 100_000:
-                    self._start_bots(lines, say, opening)
-                    return
-                self._set_thinking(None, idle=False)  # idle once the position is shown
-                if self._bot_to_move(engine):
-                    raise RulesError("the bots stopped after 100000 moves")
-                self._say(say(lines))
-                self._refresh()
-        except (RulesError, CardError, ValueError) as exc:
-            self._error(str(exc))
-        except Exception as exc:  # never a traceback on the page, nor a silent worker
-            self._error(unexpected_text(exc))
-        finally:
-            if not self._thinking:
-                self._bots_idle.set()
+        self._bot_runner.start(engine, self._bot_seats(), lines, on_move=moved, on_done=done)
 
     def _seat_name(self, player: int) -> str:
         seat = self.seats[player] if player < len(self.seats) else HUMAN
@@ -1053,7 +956,7 @@ class GameTable(widgets.VBox):
         if engine.is_over:
             raise RulesError("the game is over: press New game to play again")
         player = engine.current_player
-        if self._thinking:
+        if self._bot_runner.thinking:
             raise RulesError(f"{self._seat_name(player)} is still thinking: wait for its move")
         if self._replaying:
             raise RulesError("this is a replay of a record: press New game to play")
@@ -1138,7 +1041,7 @@ class GameTable(widgets.VBox):
         view = engine.view()
         legal = () if engine.is_over else engine.legal_actions()
         human_to_move = not engine.is_over and self._bots[engine.current_player] is None
-        self._render_buttons(legal if human_to_move and not self._thinking
+        self._render_buttons(legal if human_to_move and not self._bot_runner.thinking
                              and not self._replaying else ())
         self._render_status(engine, view)
         self._render_cards(engine, view)
@@ -1238,10 +1141,10 @@ class GameTable(widgets.VBox):
             if engine.is_over:
                 names = ", ".join(self._seat_name(p) for p in engine.winners()) or "nobody"
                 lead += f" Game over. Winner: {names}."
-            elif human_to_move and not self._thinking:
+            elif human_to_move and not self._bot_runner.thinking:
                 lead += (f" {self._seat_name(engine.current_player)} to move, turn total "
                          f"{view.turn_total}.")
-        coach_on = (self.coach == "always" and human_to_move and not self._thinking
+        coach_on = (self.coach == "always" and human_to_move and not self._bot_runner.thinking
                     and not engine.is_over)
         best = self.panel.recommended
         self.announcer.moment((id(engine), len(engine.log), self.message, coach_on), lead,
@@ -1520,14 +1423,16 @@ class GameTable(widgets.VBox):
         return rules_to_json(self.variant)
 
 
-def play(game: str = "pig", *, title: bool = False, **kwargs: Any) -> widgets.VBox:
-    """A table for ``game``: a :class:`GameTable` (one human seat against the optimal-turn bot by
-    default), or for a game without a draw/stop turn a
+def play(game: str | None = None, *, title: bool = False, **kwargs: Any) -> widgets.VBox:
+    """A table for ``game`` (by default the one the games name,
+    :func:`~pushluck_teach.games.base.table_game`): a :class:`GameTable` (one human seat
+    against the optimal-turn bot by default), or for a game without a draw/stop turn a
     :class:`~pushluck_teach.ui.card_table.CardTable` (one human against the game's bot).  A Play
     page has its own title, so the table shows its title only in projector mode (where the
     page's text is folded away) unless ``title=True``.  Projector mode starts as the page's
     address says (``?projector``) unless ``projector`` is given."""
     kwargs.setdefault("projector", None)
+    game = game or table_game()
     if not get_game(game).has_turn_model:
         from pushluck_teach.ui.card_table import CardTable  # it builds on this module
 
