@@ -148,9 +148,10 @@ def test_variant_lab_numbers_without_numpy():
     normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LAB_NUMBERS)], cwd=ROOT,
                             capture_output=True, text=True, timeout=600,
                             check=True).stdout.strip().splitlines()
-    assert blocked[:2] == normal[:2] and blocked[4] == normal[4]
+    assert blocked[:2] == normal[:2] and blocked[3:5] == normal[3:5]
     assert "0.530592725273741 ()" in blocked[0]  # `pushluck solve pig`'s p_win_first
-    for line in (blocked[2], blocked[3], blocked[5]):
+    assert blocked[3].startswith("captain-seven") and "None" not in blocked[3]
+    for line in (blocked[2], blocked[5]):
         assert "computed in the Voilà app" in line and "numpy" not in line.lower()
     assert blocked[2].split()[1] == normal[2].split()[1]  # the turn's value is unchanged
 
@@ -171,7 +172,7 @@ def test_pig_table_gauge_and_objective_switch_without_numpy():
         table = play("pig", background=False, options={"target": 12, "die_sides": 4})
         table.gauge.wait()
         print(repr(table.gauge.probability))
-        table = play("captain-seven", background=False)
+        table = play("captain-seven", background=False, options={"target": 120})
         table.gauge.wait()
         print(table.gauge.value)
     """)
@@ -185,7 +186,105 @@ def test_pig_table_gauge_and_objective_switch_without_numpy():
 
     # a small target is solved in plain Python: the NumPy solver's number
     assert float(small) == pig_win_probability(PigVariant(target=12, die_sides=4), 0, 0)
-    assert "computed in the Voilà app" in seven
+    assert "computed in the Voilà app" in seven and "75, 100, 150, 200" in seven
+    assert "numpy" not in out.lower()
+
+
+def random_hands(count: int, seed: int) -> list[str]:
+    """``count`` turns' cards so far (one to six cards, not caught), drawn from a shuffled
+    Captain Seven deck with a seeded generator."""
+    import random
+
+    from pushluck_teach.games.base import PositionError
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant, captain_seven_position
+
+    rng, hands = random.Random(seed), []
+    deck = [rank + suit for rank in [*"A23456789", "10", *"JQK"] for suit in "shdc"]
+    deck += ["JK", "JK"]
+    while len(hands) < count:
+        cards = rng.sample(deck, rng.randint(1, 6))
+        text = " ".join(cards)
+        try:
+            captain_seven_position(CaptainSevenVariant(), drawn=text)
+        except PositionError:  # caught on the way: not a position of the table
+            continue
+        hands.append(text)
+    return hands
+
+
+#: (target, my stash, opponent's stash): the sheet's four shipped lengths, the final round
+#: (the opponent past the target) and a secret-stash game's numbers
+SEVEN_STASHES = [(100, 0, 0), (100, 30, 55), (100, 97, 60), (100, 40, 104), (75, 10, 70),
+                 (75, 74, 74), (150, 120, 90), (150, 60, 163), (200, 0, 199), (200, 150, 20)]
+
+SEVEN_PATH = """
+    import os
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant, captain_seven_position
+    from pushluck_teach.solve.whole_game import chances_for
+    chances = chances_for("captain-seven")
+    for drawn in [None] + HANDS:
+        for target, me, them in STASHES:
+            variant = CaptainSevenVariant(target=target, secret_stash=target == 150)
+            model, state = captain_seven_position(variant, drawn=drawn)
+            print(target, me, them, drawn, repr(chances.win_chance(variant, me, them, model,
+                                                                   state)()),
+                  chances.action_win_chances(variant, me, them, model, state)())
+"""
+
+
+def test_captain_seven_gauge_and_coach_without_numpy_equal_the_numpy_solver():
+    """The gauge's and the coach's chances for Captain Seven with NumPy unimportable (the
+    site: the shipped solutions and turn table read in plain Python, the turn table from the
+    cards drawn computed in plain Python) are the NumPy solver's numbers bit for bit: at turn
+    starts, in the final round and after random cards, for the four shipped lengths."""
+    import functools
+
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant, captain_seven_position
+    from pushluck_teach.solve.whole_game import captain_seven as c7
+
+    hands = ["7h 3c", "JK 5d 10s", "7s", *random_hands(8, seed=7)]  # a first 7, a first joker
+    code = SEVEN_PATH.replace("HANDS", repr(hands)).replace("STASHES", repr(SEVEN_STASHES))
+    blocked = run_without_numeric(code).strip().splitlines()
+    expected = []
+    table_from_state = c7.turn_table_from_state
+    try:  # the same cards under several stashes: one NumPy turn table each
+        c7.turn_table_from_state = functools.lru_cache(maxsize=2)(table_from_state)
+        for drawn in [None, *hands]:
+            for target, me, them in SEVEN_STASHES:
+                variant = CaptainSevenVariant(target=target, secret_stash=target == 150)
+                model, state = captain_seven_position(variant, drawn=drawn)
+                chance = c7.captain_seven_win_probability(variant, me, them, state=state,
+                                                          model=model)
+                actions = c7.captain_seven_action_win_chances(variant, me, them, model, state)
+                expected.append(f"{target} {me} {them} {drawn} {chance!r} {actions}")
+    finally:
+        c7.turn_table_from_state = table_from_state
+    assert len(blocked) == len(expected) == 120
+    assert blocked == expected
+    assert expected[0].startswith("100 0 0 None 0.5")  # the first player's edge at 0-0
+
+
+def test_captain_seven_table_gauge_and_objective_switch_without_numpy():
+    """The Captain Seven table on the site: the win gauge shows the first player's chance at
+    0-0 (the NumPy solver's), and the coach may aim for the chance to win."""
+    out = run_without_numeric("""
+        import os
+        os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+        from pushluck_teach.ui import play
+        table = play("captain-seven", background=False)
+        table.gauge.wait()
+        print(repr(table.gauge.probability))
+        print(table.gauge.value)
+        print(table.objective_toggle.layout.display, table.objective)
+    """)
+    probability, shown, switch = out.strip().splitlines()
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant
+    from pushluck_teach.solve.whole_game.captain_seven import optimal_solution
+
+    assert float(probability) == optimal_solution(CaptainSevenVariant()).p_win_first
+    assert f"<b>{float(probability):.1%}</b>" in shown
+    assert switch == "flex win"
     assert "numpy" not in out.lower()
 
 

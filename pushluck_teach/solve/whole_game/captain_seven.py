@@ -154,20 +154,19 @@ from pushluck_teach.games.policies import (
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
+from pushluck_teach.solve.whole_game.captain_seven_chances import (
+    DESCRIPTION,
+    GAME,
+    MAX_TARGET,
+    MAX_THRESHOLD,
+    MAX_TOTAL,
+    SHIPPED_TARGETS,
+    SOLVER_VERSION,
+    TIE,
+    solution_key,
+    table_key,
+)
 
-GAME = "captain-seven"
-#: Bump when any stored number could change.
-SOLVER_VERSION = 1
-#: Largest turn total: 7 (a first 7) + 312 (all 48 non-catching cards).
-MAX_TOTAL = 319
-#: Thresholds 1 .. MAX_THRESHOLD cover every distinct stash rule (320 never stashes).
-MAX_THRESHOLD = MAX_TOTAL + 1
-#: Largest target the whole-game solver accepts.
-MAX_TARGET = 400
-#: The sheet's game lengths solved and shipped (1000 is beyond MAX_TARGET).
-SHIPPED_TARGETS = (75, 100, 150, 200)
-#: A threshold is changed only when another is better by more than this.
-TIE = 1e-13
 MAX_POLICY_ROUNDS = 200
 
 _NONTEN_VALUES = np.array([1, 2, 3, 4, 5, 6, 8, 9])
@@ -427,11 +426,6 @@ def _turn_start_table() -> TurnTable:
     return TurnTable(edges, lost)
 
 
-def _table_key() -> cache.CacheKey:
-    return cache.CacheKey(GAME, "turn-table", {"relics": False}, {"max_total": MAX_TOTAL},
-                          SOLVER_VERSION)
-
-
 @lru_cache(maxsize=1)
 def turn_start_table() -> TurnTable:
     """The turn table from the start of a turn (full deck), cached on disk and shipped."""
@@ -440,7 +434,7 @@ def turn_start_table() -> TurnTable:
         table = _turn_start_table()
         return {"edges": table.edges, "lost": table.lost}
 
-    arrays = cache.cached_arrays(_table_key(), compute)
+    arrays = cache.cached_arrays(table_key(), compute)
     return TurnTable(arrays["edges"], arrays["lost"])
 
 
@@ -724,11 +718,6 @@ def _bellman_residual(g: int, w: np.ndarray, final: np.ndarray, matrix: np.ndarr
     return worst
 
 
-def _solution_key(g: int) -> cache.CacheKey:
-    return cache.CacheKey(GAME, "optimal", {"target": g, "relics": False},
-                          {"tie": TIE, "max_threshold": MAX_THRESHOLD}, SOLVER_VERSION)
-
-
 def _solution_arrays(solution: CaptainSevenSolution) -> dict[str, np.ndarray]:
     return {"start": solution.start, "thresholds": solution.thresholds,
             "residual": np.array(solution.residual), "rounds": np.array(solution.rounds)}
@@ -737,7 +726,7 @@ def _solution_arrays(solution: CaptainSevenSolution) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=8)
 def _optimal_cached(g: int) -> CaptainSevenSolution:
     variant = CaptainSevenVariant(target=g)
-    arrays = cache.cached_arrays(_solution_key(g),
+    arrays = cache.cached_arrays(solution_key(g),
                                  lambda: _solution_arrays(solve_optimal(variant)))
     final_value, final_threshold = final_turn_table()
     return CaptainSevenSolution(g, arrays["start"], arrays["thresholds"],
@@ -1074,7 +1063,7 @@ class CaptainSevenWholeGame:
 
     game = GAME
     policy_help = POLICY_HELP
-    description = "Captain Seven: the best threshold per pair of stashes"
+    description = DESCRIPTION
 
     def policy_chooser(self, policy: Any) -> PolicyChooser:
         """A :class:`C7Policy` in a two-player Captain Seven engine (no relics): stash once
@@ -1155,7 +1144,7 @@ class CaptainSevenWholeGame:
     def build_shipped(self, directory: Path) -> list[Path]:
         written = []
         table = _turn_start_table()
-        path = cache.save(_table_key(), {"edges": table.edges, "lost": table.lost}, directory)
+        path = cache.save(table_key(), {"edges": table.edges, "lost": table.lost}, directory)
         if path:
             written.append(path)
         dist = turn_outcome_distribution(CaptainSevenVariant(), "optimal", exact=False)
@@ -1167,7 +1156,7 @@ class CaptainSevenWholeGame:
             written.append(path)
         for g in SHIPPED_TARGETS:
             solution = solve_optimal(CaptainSevenVariant(target=g))
-            path = cache.save(_solution_key(g), _solution_arrays(solution), directory)
+            path = cache.save(solution_key(g), _solution_arrays(solution), directory)
             if path:
                 written.append(path)
         for g in SHIPPED_TARGETS:
