@@ -157,12 +157,16 @@ from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
 from pushluck_teach.solve.whole_game.captain_seven_chances import (
     DESCRIPTION,
     GAME,
+    GIVE_AWAY_KINDS,
+    GIVE_AWAY_THRESHOLDS,
     MAX_TARGET,
     MAX_THRESHOLD,
     MAX_TOTAL,
     SHIPPED_TARGETS,
     SOLVER_VERSION,
     TIE,
+    GiveAway,
+    give_away_key,
     solution_key,
     table_key,
 )
@@ -885,36 +889,6 @@ def evaluate_match(variant: CaptainSevenVariant, first: str | C7Policy,
                          C7Policy.parse(second))
 
 
-@dataclass(frozen=True)
-class GiveAway:
-    """What fixed rules give away against the optimal player, averaged over both seats.
-
-    ``chances[i]`` is rule ``labels[i]``'s win value against the optimal player (half moving
-    first, half second); the optimal player against itself gets exactly 1/2, so a rule gives
-    away ``0.5 - chance``.  ``best`` is the best rule of each kind (``threshold``, ``chase``).
-    """
-
-    target: int
-    labels: tuple[str, ...]
-    chances: tuple[float, ...]
-    best: dict[str, tuple[str, float]]
-
-    def give_away(self, kind: str = "threshold") -> float:
-        return 0.5 - self.best[kind][1]
-
-    def series(self) -> tuple[list[int], dict[str, list[float]]]:
-        """``(thresholds, {kind: chances})`` for :func:`~pushluck_teach.ui.whole_game.
-        threshold_rule_chart`."""
-        out: dict[str, list[float]] = {}
-        thresholds: list[int] = []
-        for label, chance in zip(self.labels, self.chances, strict=True):
-            kind, _, t = label.partition(":")
-            out.setdefault(kind, []).append(chance)
-            if len(out) == 1:
-                thresholds.append(int(t))
-        return thresholds, out
-
-
 def _give_away_uncached(variant: CaptainSevenVariant, thresholds: Sequence[int],
                         kinds: Sequence[str]) -> dict[str, np.ndarray]:
     chances = np.zeros((len(kinds), len(thresholds)))
@@ -925,17 +899,6 @@ def _give_away_uncached(variant: CaptainSevenVariant, thresholds: Sequence[int],
             second = 1.0 - evaluate_match(variant, "optimal", rule).p_win_first
             chances[i, j] = (first + second) / 2
     return {"chances": chances}
-
-
-def _give_away_key(g: int, thresholds: Sequence[int], kinds: Sequence[str]) -> cache.CacheKey:
-    return cache.CacheKey(GAME, "give-away", {"target": g, "relics": False},
-                          {"thresholds": [int(t) for t in thresholds], "kinds": list(kinds),
-                           "tie": TIE}, SOLVER_VERSION)
-
-
-#: The rules compared by default (and shipped for the sheet's lengths).
-GIVE_AWAY_THRESHOLDS = tuple(range(10, 46))
-GIVE_AWAY_KINDS = ("threshold", "chase")
 
 
 def threshold_give_away(variant: CaptainSevenVariant | None = None,
@@ -950,20 +913,9 @@ def threshold_give_away(variant: CaptainSevenVariant | None = None,
         if kind not in ("threshold", "chase"):
             raise RulesError(f"give-away compares threshold or chase rules, not {kind!r}")
     plain = CaptainSevenVariant(target=g)
-    arrays = cache.cached_arrays(_give_away_key(g, thresholds, kinds),
+    arrays = cache.cached_arrays(give_away_key(g, thresholds, kinds),
                                  lambda: _give_away_uncached(plain, thresholds, kinds))
-    chances = arrays["chances"]
-    labels: list[str] = []
-    values: list[float] = []
-    best: dict[str, tuple[str, float]] = {}
-    for i, kind in enumerate(kinds):
-        for j, t in enumerate(thresholds):
-            chance = float(chances[i, j])
-            labels.append(f"{kind}:{t}")
-            values.append(chance)
-            if kind not in best or chance > best[kind][1]:
-                best[kind] = (f"{kind}:{t}", chance)
-    return GiveAway(g, tuple(labels), tuple(values), best)
+    return GiveAway.from_table(g, thresholds, kinds, arrays["chances"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1162,7 +1114,7 @@ class CaptainSevenWholeGame:
         for g in SHIPPED_TARGETS:
             arrays = _give_away_uncached(CaptainSevenVariant(target=g), GIVE_AWAY_THRESHOLDS,
                                          GIVE_AWAY_KINDS)
-            path = cache.save(_give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS), arrays,
+            path = cache.save(give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS), arrays,
                               directory)
             if path:
                 written.append(path)

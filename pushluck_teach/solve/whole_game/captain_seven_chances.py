@@ -35,7 +35,7 @@ from itertools import product
 from math import comb
 from typing import Any
 
-from pushluck_teach.games.base import DRAW, STOP, PositionError
+from pushluck_teach.games.base import DRAW, STOP, PositionError, RulesError
 from pushluck_teach.games.captain_seven import (
     CLASS_VALUES,
     SEVEN,
@@ -43,6 +43,7 @@ from pushluck_teach.games.captain_seven import (
     TEN,
     CaptainSevenTurnModel,
     CaptainSevenVariant,
+    captain_seven_position,
 )
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.whole_game.pig_chances import TableNotShipped
@@ -60,6 +61,9 @@ MAX_TARGET = 400
 SHIPPED_TARGETS = (75, 100, 150, 200)
 #: A threshold is changed only when another is better by more than this.
 TIE = 1e-13
+#: The rules compared by default (and shipped for the sheet's lengths).
+GIVE_AWAY_THRESHOLDS = tuple(range(10, 46))
+GIVE_AWAY_KINDS = ("threshold", "chase")
 #: One line for the gauge and the review: how the chances are computed.
 DESCRIPTION = "Captain Seven: the best threshold per pair of stashes"
 
@@ -78,6 +82,67 @@ def solution_key(target: int) -> cache.CacheKey:
     """The cache key of the optimised policy's ``start`` and ``thresholds`` for a target."""
     return cache.CacheKey(GAME, "optimal", {"target": target, "relics": False},
                           {"tie": TIE, "max_threshold": MAX_THRESHOLD}, SOLVER_VERSION)
+
+
+def give_away_key(g: int, thresholds: Sequence[int], kinds: Sequence[str]) -> cache.CacheKey:
+    """The cache key of the fixed rules' chances against the optimal player."""
+    return cache.CacheKey(GAME, "give-away", {"target": g, "relics": False},
+                          {"thresholds": [int(t) for t in thresholds], "kinds": list(kinds),
+                           "tie": TIE}, SOLVER_VERSION)
+
+
+@dataclass(frozen=True)
+class GiveAway:
+    """What fixed rules give away against the optimal player, averaged over both seats.
+
+    ``chances[i]`` is rule ``labels[i]``'s win value against the optimal player (half moving
+    first, half second); the optimal player against itself gets exactly 1/2, so a rule gives
+    away ``0.5 - chance``.  ``best`` is the best rule of each kind (``threshold``, ``chase``).
+    """
+
+    target: int
+    labels: tuple[str, ...]
+    chances: tuple[float, ...]
+    best: dict[str, tuple[str, float]]
+
+    @classmethod
+    def from_table(cls, target: int, thresholds: Sequence[int], kinds: Sequence[str],
+                   chances: Any) -> GiveAway:
+        """From ``chances[i, j]``: rule ``kinds[i]:thresholds[j]``'s chance."""
+        labels: list[str] = []
+        values: list[float] = []
+        best: dict[str, tuple[str, float]] = {}
+        for i, kind in enumerate(kinds):
+            for j, t in enumerate(thresholds):
+                chance = float(chances[i, j])
+                labels.append(f"{kind}:{t}")
+                values.append(chance)
+                if kind not in best or chance > best[kind][1]:
+                    best[kind] = (f"{kind}:{t}", chance)
+        return cls(target, tuple(labels), tuple(values), best)
+
+    def give_away(self, kind: str = "threshold") -> float:
+        return 0.5 - self.best[kind][1]
+
+    def chance(self, rule: str) -> float:
+        """One rule's chance against the optimal player (both seats), e.g. ``"chase:25"``."""
+        try:
+            return self.chances[self.labels.index(rule)]
+        except ValueError:
+            raise RulesError(f"{rule!r} is not among the rules compared "
+                             f"({self.labels[0]} .. {self.labels[-1]})") from None
+
+    def series(self) -> tuple[list[int], dict[str, list[float]]]:
+        """``(thresholds, {kind: chances})`` for :func:`~pushluck_teach.ui.whole_game.
+        threshold_rule_chart`."""
+        out: dict[str, list[float]] = {}
+        thresholds: list[int] = []
+        for label, chance in zip(self.labels, self.chances, strict=True):
+            kind, _, t = label.partition(":")
+            out.setdefault(kind, []).append(chance)
+            if len(out) == 1:
+                thresholds.append(int(t))
+        return thresholds, out
 
 
 # --------------------------------------------------------------------------------------------
@@ -418,6 +483,74 @@ def action_chances(variant: CaptainSevenVariant, my_stash: int, opp_stash: int,
     return {DRAW: draw, STOP: stash}
 
 
+# --------------------------------------------------------------------------------------------
+# What the whole-game lesson reads (the NumPy solver's where present, else the stored tables)
+
+
+@dataclass(frozen=True, eq=False)
+class StoredSolution(PlainSolution):
+    """:class:`PlainSolution` with what the lesson shows of ``CaptainSevenSolution``."""
+
+    @property
+    def p_win_first(self) -> float:
+        return float(self.start[0, 0])
+
+
+def optimal_solution(variant: CaptainSevenVariant | None = None) -> Any:
+    """The optimised policy for ``variant``'s target: the NumPy solver's
+    (``captain_seven.optimal_solution``) where NumPy is present, else the stored one
+    (:class:`TableNotShipped` for a target without one)."""
+    variant = variant or CaptainSevenVariant()
+    solver = _numpy_solver()
+    if solver is not None:
+        return solver.optimal_solution(variant)
+    _check_variant(variant)
+    stored = plain_solution(variant.target)
+    return StoredSolution(stored.target, stored.start, stored.thresholds)
+
+
+def threshold_give_away(variant: CaptainSevenVariant | None = None) -> GiveAway:
+    """Every ``threshold:T`` and ``chase:T`` rule (T = 10 .. 45) against the optimal player,
+    both seats: the NumPy solver's (``captain_seven.threshold_give_away``) where NumPy is
+    present, else the stored comparison (shipped for the sheet's lengths)."""
+    variant = variant or CaptainSevenVariant()
+    solver = _numpy_solver()
+    if solver is not None:
+        return solver.threshold_give_away(variant)
+    g = _check_variant(variant)
+    arrays = cache.load_plain(give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS))
+    if arrays is None:
+        raise TableNotShipped("the fixed rules' chances are computed in the Voilà app "
+                              "(scripts/run_app.sh) for these rules.")
+    return GiveAway.from_table(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS, arrays["chances"])
+
+
+def captain_seven_win_probability(variant: CaptainSevenVariant, my_stash: int, opp_stash: int,
+                                  turn_total: int = 0, *, drawn: Any = None) -> float:
+    """The mover's chance to win from here (P(win) + P(tie)/2) after this turn's cards
+    ``drawn`` (none: the turn start), both playing the optimised policy: the NumPy solver's
+    where present, else :func:`win_chance` (the same number)."""
+    solver = _numpy_solver()
+    if solver is not None:
+        return solver.captain_seven_win_probability(variant, my_stash, opp_stash, turn_total,
+                                                    drawn=drawn)
+    _check_variant(variant)
+    model, state = captain_seven_position(variant, drawn=drawn)
+    if turn_total and int(model.turn_total(state)) != int(turn_total):
+        raise PositionError(f"turn total {turn_total} does not match the cards drawn "
+                            f"({model.turn_total(state)})")
+    return win_chance(variant, my_stash, opp_stash, model, state)
+
+
+def _check_variant(variant: Any) -> int:
+    if not isinstance(variant, CaptainSevenVariant):
+        raise RulesError(f"not a captain-seven variant: {type(variant).__name__}")
+    if not _covered(variant):
+        raise RulesError("the captain-seven whole-game solution covers the game without relics "
+                         f"and targets up to {MAX_TARGET}")
+    return variant.target
+
+
 def _covered(variant: Any) -> bool:
     return (isinstance(variant, CaptainSevenVariant) and not variant.relics
             and variant.target <= MAX_TARGET)
@@ -466,7 +599,8 @@ class CaptainSevenChances:
 
 CHANCES = CaptainSevenChances()
 
-__all__ = ["CHANCES", "DESCRIPTION", "CaptainSevenChances", "PlainSolution", "PlainTurnTable",
-           "action_chances", "check_stashes", "final_turn_table", "pairwise_sum",
-           "plain_solution", "solution_key", "table_key", "turn_start_table",
-           "turn_table_from_state", "win_chance"]
+__all__ = ["CHANCES", "DESCRIPTION", "CaptainSevenChances", "GiveAway", "PlainSolution",
+           "PlainTurnTable", "StoredSolution", "action_chances", "captain_seven_win_probability",
+           "check_stashes", "final_turn_table", "give_away_key", "optimal_solution",
+           "pairwise_sum", "plain_solution", "solution_key", "table_key", "threshold_give_away",
+           "turn_start_table", "turn_table_from_state", "win_chance"]
