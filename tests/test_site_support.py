@@ -288,6 +288,35 @@ def test_captain_seven_table_gauge_and_objective_switch_without_numpy():
     assert "numpy" not in out.lower()
 
 
+LESSON_6_CAPTAIN_SEVEN = """
+    import json, os
+    from pathlib import Path
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    cells = [c for c in json.loads(Path("notebooks/Lesson_6_Winning_The_Game.ipynb").read_text())
+             ["cells"] if c["cell_type"] == "code"]
+    sources = ["".join(c["source"]) for c in cells]
+    first = next(i for i, s in enumerate(sources) if "captain_seven_chances as c7" in s)
+    last = next(i for i, s in enumerate(sources) if "compare_with_engine" in s)
+    scope = {}
+    for source in sources[first:last]:
+        exec(source, scope)
+    print(repr(scope["chase"]), repr(scope["pure"]))
+"""
+
+
+def test_lesson_6_captain_seven_part_without_numpy_shows_the_numpy_numbers():
+    """Lesson 6's Captain Seven part (the optimised rule, its heatmaps, what fixed rules give
+    away, the check-yourself question, the live chance) runs in the site's Python and prints
+    what it prints with NumPy."""
+    blocked = run_without_numeric(LESSON_6_CAPTAIN_SEVEN)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LESSON_6_CAPTAIN_SEVEN)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            check=True).stdout
+    assert blocked == normal
+    assert "The first player wins 54.1317% under the optimised rule" in blocked
+    assert "after 9h 5c Kd (total 24):       0.4586" in blocked
+
+
 @pytest.mark.parametrize("game, drawn", [("captain-seven", "5h 9s"), ("pig", "3 5 6"),
                                          ("hit-list", "Ah 4c"), ("incan-gold", "5s Kh")])
 def test_exact_odds_unchanged_without_gmpy2(game, drawn):
