@@ -332,20 +332,34 @@ def test_exact_odds_unchanged_without_gmpy2(game, drawn):
     assert json.loads(blocked) == json.loads(normal)
 
 
-def test_lessons_without_numpy_build_or_explain():
+def test_lessons_without_numpy_build():
+    """Lesson 1's question and Lesson 6's position explorer (Pig's optimal solution from the
+    shipped table, in plain Python) build in the site's Python, with the numbers of hand
+    counts and of the NumPy solver."""
     out = run_without_numeric("""
+        import os
+        os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
         from pushluck_teach.ui.lessons import NextCardLesson
         lesson = NextCardLesson(game="lands-uncharted", drawn="5h 9s", seed=1)
         print(lesson.question.answer)
-        from pushluck_teach.pyodide_site import missing_message
-        try:
-            import numpy  # noqa: F401
-        except ImportError as exc:
-            print(missing_message(exc))
+        from pushluck_teach.games.pig import PigVariant
+        from pushluck_teach.solve.whole_game import pig_chances
+        from pushluck_teach.ui.lessons.winning_the_game import PositionExplorer
+        solution = pig_chances.optimal_solution(PigVariant())
+        explorer = PositionExplorer(solution.start, solution.roll_values, solution.hold_values,
+                                    target=100, min_total=2)
+        explorer.mine.value, explorer.theirs.value = 50, 70
+        print(explorer.advice.value)
+        print(repr(solution.p_win_first), solution.hold_boundary[50, 70])
     """)
-    answer, message = out.strip().splitlines()
+    answer, advice, numbers = out.strip().splitlines()
     assert answer == "3/25"  # 3 of the 25 unseen cards bust (the CLI's and the hand count)
-    assert message.startswith("This part needs numpy,")
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game import pig
+
+    solution = pig.optimal_solution(PigVariant())
+    assert numbers == f"{solution.p_win_first!r} {solution.hold_boundary[50, 70]}"
+    assert f"from a turn total of <b>{solution.hold_boundary[50, 70]}</b>" in advice
 
 
 LESSON_3_SUMMARIES = """
@@ -447,9 +461,9 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
     assert sweep(False) == sweep(True)
 
 
-#: pages that need Pyodide's full distribution (README "For a whole class"); all others must
-#: run whole without NumPy/SciPy/gmpy2/jsonschema
-NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game"}
+#: pages that need Pyodide's full distribution (README "For a whole class"): none; every page
+#: must run whole without NumPy/SciPy/gmpy2/jsonschema
+NEED_FULL_DISTRIBUTION: set[str] = set()
 
 
 @pytest.mark.slow
@@ -472,9 +486,10 @@ def test_every_notebook_runs_or_says_what_it_lacks_without_numeric_packages():
                 except NameError:
                     if missing is None:
                         raise
-            print(json.dumps([Path(path).stem, missing]))
+            print("PAGE", json.dumps([Path(path).stem, missing]))
     """)
-    lacking = dict(json.loads(line) for line in out.strip().splitlines())
+    lacking = dict(json.loads(line.removeprefix("PAGE ")) for line in out.splitlines()
+                   if line.startswith("PAGE "))  # not the pages' own prints
     assert set(lacking) == {p.stem for p in notebooks}
     assert {stem for stem, missing in lacking.items() if missing} == NEED_FULL_DISTRIBUTION, lacking
 
