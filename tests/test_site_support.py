@@ -122,6 +122,33 @@ def test_pig_review_chances_to_win_without_numpy():
     assert "numpy" not in "".join(blocked).lower()
 
 
+SEVEN_REVIEW = """
+    import os
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant
+    from pushluck_teach.sim.record import play_recorded_game
+    from pushluck_teach.solve.review import review_game
+    record = play_recorded_game(get_game("captain-seven"), CaptainSevenVariant(target=75),
+                                ["threshold:20", "optimal"], 3)
+    review = review_game(record)
+    print(len(review.decisions), [d.win_values for d in review.decisions][:12], review.notes)
+"""
+
+
+@pytest.mark.slow
+def test_captain_seven_review_chances_to_win_without_numpy():
+    """A Captain Seven review on the site gives each decision's chances to win, the NumPy
+    app's numbers (slow: each decision within a turn rebuilds that turn's table, in plain
+    Python here)."""
+    blocked = run_without_numeric(SEVEN_REVIEW)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(SEVEN_REVIEW)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600, check=True).stdout
+    assert blocked == normal
+    assert "'draw': 0." in blocked and "Chance to win: Captain Seven" in blocked
+    assert "numpy" not in blocked.lower()
+
+
 LAB_NUMBERS = """
     import os
     os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
