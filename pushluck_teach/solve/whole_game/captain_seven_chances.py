@@ -229,12 +229,15 @@ def _falling(n: int, k: int) -> float:
     return out
 
 
-def _valid_weight_sums(caps: Sequence[int], offset: int) -> tuple[list[float], list[list[float]]]:
+@lru_cache(maxsize=16)
+def _valid_weight_sums(caps: tuple[int, ...], offset: int
+                       ) -> tuple[list[float], list[list[float]]]:
     """``V(N) w(N)`` of every multiset ``N`` of the non-tens left (``captain_seven.
     _valid_weights``: one pass in order of size gives the numbers its repeated sweeps settle
     to), summed by ``(size, total)`` (``a``) and weighted by the cards of each class left after
     ``N`` (``b[c]``), in the order of ``numpy.bincount`` over the dense lattice (class 0 the
-    slowest digit).  Both are flat lists indexed by ``size * (s_max + 1) + total``."""
+    slowest digit).  Both are flat lists indexed by ``size * (s_max + 1) + total`` (read only).
+    Only ``offset % 10`` matters: a ten drawn leaves the table of the cards before it."""
     radix = [cap + 1 for cap in caps]
     strides = [1] * 8
     for c in range(6, -1, -1):
@@ -282,7 +285,7 @@ def _add_run(edges: list[list[float]], lost: list[float], *, caps: Sequence[int]
              catchers: int, deck: int, offset: int, prob: float) -> None:
     """``captain_seven._add_run`` from a started state (``skip_root=False``): the edge masses
     of every state reached, added in the same order."""
-    sums, by_class = _valid_weight_sums(caps, offset)
+    sums, by_class = _valid_weight_sums(tuple(caps), offset % 10)
     seven_rule = offset % 10 == 7  # tens catch until the first non-ten
     n_max = sum(caps)
     width = len(sums) // (n_max + 1)
