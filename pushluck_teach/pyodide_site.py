@@ -1,10 +1,10 @@
 """The static site's plain message where a page needs a package its Pyodide lacks.
 
 The site (``scripts/build_site.sh``) ships Pyodide's core without NumPy, SciPy or gmpy2: the
-Play pages, the turn analysis, the Markov-chain lesson (plain-Python floats) and the rule-file
-checks (pure-Python jsonschema) need none of them.  Where a page still does (the whole-game
-lesson), it says so in one line instead of showing a traceback.  The build injects
-:func:`explain_import_errors` into each page's copy.
+pages need none of them (the whole-game chances read shipped tables in plain Python, the
+Markov-chain lesson uses plain-Python floats, rule files are checked by pure-Python
+jsonschema).  Should a page's code still import one, the page says so in one line instead of
+showing a traceback: the build injects :func:`explain_import_errors` into each page's copy.
 """
 
 from __future__ import annotations

@@ -23,12 +23,12 @@ from pushluck_teach.solve.whole_game import has_solver, solver_for
 from pushluck_teach.solve.whole_game.captain_seven import (
     MAX_THRESHOLD,
     C7Policy,
-    _solution_key,
     captain_seven_win_probability,
     evaluate_match,
     evaluate_match_uncached,
     final_turn_table,
     optimal_solution,
+    solution_key,
     solve_optimal,
     threshold_give_away,
     threshold_matrix,
@@ -236,7 +236,7 @@ def test_shipped_solution_equals_a_fresh_solve() -> None:
     assert np.allclose(fresh.start, shipped.start, atol=1e-15)
     assert np.array_equal(fresh.thresholds, shipped.thresholds)
     for g in SHEET_TARGETS:  # the sheet's lengths ship precomputed
-        found = cache.locate(_solution_key(g))
+        found = cache.locate(solution_key(g))
         assert found is not None and found[0].parent == cache.DATA_DIR
 
 

@@ -173,12 +173,16 @@ def test_site_play_page_matches_cli(site_url, browser, stem):
     page.close()
 
 
-def test_site_pig_win_gauge_and_coach_objective(site_url, browser):
-    """Pig's table on the site shows the "chance to win from here" gauge and the coach's
-    "aims for" switch, with the numbers of the real Python (with NumPy: the Voilà app's) at
-    the opening (0-0: about 0.5306, Neller and Presser) and after draws."""
-    page, watch = open_site_page(browser, site_url, "Play_Pig",
-                                 ".pushluck-win-gauge[role=meter]")
+@pytest.mark.parametrize(("stem", "opening"), [
+    ("Play_Pig", 0.5306),  # Neller and Presser
+    ("Play_Captain_Seven", 0.5413),  # `pushluck solve captain-seven`: 0.541317...
+])
+def test_site_win_gauge_and_coach_objective(site_url, browser, stem, opening):
+    """Pig's and Captain Seven's tables on the site show the "chance to win from here" gauge
+    and the coach's "aims for" switch, with the command line's numbers (the real Python, with
+    NumPy: the Voilà app's) at the opening (0-0) and after draws (Captain Seven: the turn's
+    cards count, computed in the browser from the cards left)."""
+    page, watch = open_site_page(browser, site_url, stem, ".pushluck-win-gauge[role=meter]")
     assert page.locator(".pushluck-objective").is_visible()
     gauges = []
     for _ in range(8):
@@ -195,10 +199,11 @@ def test_site_pig_win_gauge_and_coach_objective(site_url, browser):
             f"(before) => JSON.stringify(({READ_POSITION})()) !== JSON.stringify(before)",
             arg=before, timeout=120_000)
     assert len(gauges) >= 3, f"the gauge was checked {len(gauges)} times"
-    assert gauges[0] == pytest.approx(0.5306, abs=5e-5)
+    assert gauges[0] == pytest.approx(opening, abs=5e-5)
     assert "numpy" not in page.inner_text("body").lower()
-    axe_check(page, "Play_Pig")
-    assert_clean(page, watch, "site_Play_Pig_gauge")
+    if stem == "Play_Pig":
+        axe_check(page, stem)
+    assert_clean(page, watch, f"site_{stem}_gauge")
     page.close()
 
 

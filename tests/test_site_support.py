@@ -122,6 +122,33 @@ def test_pig_review_chances_to_win_without_numpy():
     assert "numpy" not in "".join(blocked).lower()
 
 
+SEVEN_REVIEW = """
+    import os
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    from pushluck_teach.games.base import get_game
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant
+    from pushluck_teach.sim.record import play_recorded_game
+    from pushluck_teach.solve.review import review_game
+    record = play_recorded_game(get_game("captain-seven"), CaptainSevenVariant(target=75),
+                                ["threshold:20", "optimal"], 3)
+    review = review_game(record)
+    print(len(review.decisions), [d.win_values for d in review.decisions][:12], review.notes)
+"""
+
+
+@pytest.mark.slow
+def test_captain_seven_review_chances_to_win_without_numpy():
+    """A Captain Seven review on the site gives each decision's chances to win, the NumPy
+    app's numbers (slow: each decision within a turn rebuilds that turn's table, in plain
+    Python here)."""
+    blocked = run_without_numeric(SEVEN_REVIEW)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(SEVEN_REVIEW)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600, check=True).stdout
+    assert blocked == normal
+    assert "'draw': 0." in blocked and "Chance to win: Captain Seven" in blocked
+    assert "numpy" not in blocked.lower()
+
+
 LAB_NUMBERS = """
     import os
     os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
@@ -148,9 +175,10 @@ def test_variant_lab_numbers_without_numpy():
     normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LAB_NUMBERS)], cwd=ROOT,
                             capture_output=True, text=True, timeout=600,
                             check=True).stdout.strip().splitlines()
-    assert blocked[:2] == normal[:2] and blocked[4] == normal[4]
+    assert blocked[:2] == normal[:2] and blocked[3:5] == normal[3:5]
     assert "0.530592725273741 ()" in blocked[0]  # `pushluck solve pig`'s p_win_first
-    for line in (blocked[2], blocked[3], blocked[5]):
+    assert blocked[3].startswith("captain-seven") and "None" not in blocked[3]
+    for line in (blocked[2], blocked[5]):
         assert "computed in the Voilà app" in line and "numpy" not in line.lower()
     assert blocked[2].split()[1] == normal[2].split()[1]  # the turn's value is unchanged
 
@@ -171,7 +199,7 @@ def test_pig_table_gauge_and_objective_switch_without_numpy():
         table = play("pig", background=False, options={"target": 12, "die_sides": 4})
         table.gauge.wait()
         print(repr(table.gauge.probability))
-        table = play("captain-seven", background=False)
+        table = play("captain-seven", background=False, options={"target": 120})
         table.gauge.wait()
         print(table.gauge.value)
     """)
@@ -185,8 +213,135 @@ def test_pig_table_gauge_and_objective_switch_without_numpy():
 
     # a small target is solved in plain Python: the NumPy solver's number
     assert float(small) == pig_win_probability(PigVariant(target=12, die_sides=4), 0, 0)
-    assert "computed in the Voilà app" in seven
+    assert "computed in the Voilà app" in seven and "75, 100, 150, 200" in seven
     assert "numpy" not in out.lower()
+
+
+def random_hands(count: int, seed: int) -> list[str]:
+    """``count`` turns' cards so far (one to six cards, not caught), drawn from a shuffled
+    Captain Seven deck with a seeded generator."""
+    import random
+
+    from pushluck_teach.games.base import PositionError
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant, captain_seven_position
+
+    rng, hands = random.Random(seed), []
+    deck = [rank + suit for rank in [*"A23456789", "10", *"JQK"] for suit in "shdc"]
+    deck += ["JK", "JK"]
+    while len(hands) < count:
+        cards = rng.sample(deck, rng.randint(1, 6))
+        text = " ".join(cards)
+        try:
+            captain_seven_position(CaptainSevenVariant(), drawn=text)
+        except PositionError:  # caught on the way: not a position of the table
+            continue
+        hands.append(text)
+    return hands
+
+
+#: (target, my stash, opponent's stash): the sheet's four shipped lengths, the final round
+#: (the opponent past the target) and a secret-stash game's numbers
+SEVEN_STASHES = [(100, 0, 0), (100, 30, 55), (100, 97, 60), (100, 40, 104), (75, 10, 70),
+                 (75, 74, 74), (150, 120, 90), (150, 60, 163), (200, 0, 199), (200, 150, 20)]
+
+SEVEN_PATH = """
+    import os
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant, captain_seven_position
+    from pushluck_teach.solve.whole_game import chances_for
+    chances = chances_for("captain-seven")
+    for drawn in [None] + HANDS:
+        for target, me, them in STASHES:
+            variant = CaptainSevenVariant(target=target, secret_stash=target == 150)
+            model, state = captain_seven_position(variant, drawn=drawn)
+            print(target, me, them, drawn, repr(chances.win_chance(variant, me, them, model,
+                                                                   state)()),
+                  chances.action_win_chances(variant, me, them, model, state)())
+"""
+
+
+def test_captain_seven_gauge_and_coach_without_numpy_equal_the_numpy_solver():
+    """The gauge's and the coach's chances for Captain Seven with NumPy unimportable (the
+    site: the shipped solutions and turn table read in plain Python, the turn table from the
+    cards drawn computed in plain Python) are the NumPy solver's numbers bit for bit: at turn
+    starts, in the final round and after random cards, for the four shipped lengths."""
+    import functools
+
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant, captain_seven_position
+    from pushluck_teach.solve.whole_game import captain_seven as c7
+
+    hands = ["7h 3c", "JK 5d 10s", "7s", *random_hands(8, seed=7)]  # a first 7, a first joker
+    code = SEVEN_PATH.replace("HANDS", repr(hands)).replace("STASHES", repr(SEVEN_STASHES))
+    blocked = run_without_numeric(code).strip().splitlines()
+    expected = []
+    table_from_state = c7.turn_table_from_state
+    try:  # the same cards under several stashes: one NumPy turn table each
+        c7.turn_table_from_state = functools.lru_cache(maxsize=2)(table_from_state)
+        for drawn in [None, *hands]:
+            for target, me, them in SEVEN_STASHES:
+                variant = CaptainSevenVariant(target=target, secret_stash=target == 150)
+                model, state = captain_seven_position(variant, drawn=drawn)
+                chance = c7.captain_seven_win_probability(variant, me, them, state=state,
+                                                          model=model)
+                actions = c7.captain_seven_action_win_chances(variant, me, them, model, state)
+                expected.append(f"{target} {me} {them} {drawn} {chance!r} {actions}")
+    finally:
+        c7.turn_table_from_state = table_from_state
+    assert len(blocked) == len(expected) == 120
+    assert blocked == expected
+    assert expected[0].startswith("100 0 0 None 0.5")  # the first player's edge at 0-0
+
+
+def test_captain_seven_table_gauge_and_objective_switch_without_numpy():
+    """The Captain Seven table on the site: the win gauge shows the first player's chance at
+    0-0 (the NumPy solver's), and the coach may aim for the chance to win."""
+    out = run_without_numeric("""
+        import os
+        os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+        from pushluck_teach.ui import play
+        table = play("captain-seven", background=False)
+        table.gauge.wait()
+        print(repr(table.gauge.probability))
+        print(table.gauge.value)
+        print(table.objective_toggle.layout.display, table.objective)
+    """)
+    probability, shown, switch = out.strip().splitlines()
+    from pushluck_teach.games.captain_seven import CaptainSevenVariant
+    from pushluck_teach.solve.whole_game.captain_seven import optimal_solution
+
+    assert float(probability) == optimal_solution(CaptainSevenVariant()).p_win_first
+    assert f"<b>{float(probability):.1%}</b>" in shown
+    assert switch == "flex win"
+    assert "numpy" not in out.lower()
+
+
+LESSON_6_CAPTAIN_SEVEN = """
+    import json, os
+    from pathlib import Path
+    os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
+    cells = [c for c in json.loads(Path("notebooks/Lesson_6_Winning_The_Game.ipynb").read_text())
+             ["cells"] if c["cell_type"] == "code"]
+    sources = ["".join(c["source"]) for c in cells]
+    first = next(i for i, s in enumerate(sources) if "captain_seven_chances as c7" in s)
+    last = next(i for i, s in enumerate(sources) if "compare_with_engine" in s)
+    scope = {}
+    for source in sources[first:last]:
+        exec(source, scope)
+    print(repr(scope["chase"]), repr(scope["pure"]))
+"""
+
+
+def test_lesson_6_captain_seven_part_without_numpy_shows_the_numpy_numbers():
+    """Lesson 6's Captain Seven part (the optimised rule, its heatmaps, what fixed rules give
+    away, the check-yourself question, the live chance) runs in the site's Python and prints
+    what it prints with NumPy."""
+    blocked = run_without_numeric(LESSON_6_CAPTAIN_SEVEN)
+    normal = subprocess.run([sys.executable, "-c", textwrap.dedent(LESSON_6_CAPTAIN_SEVEN)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            check=True).stdout
+    assert blocked == normal
+    assert "The first player wins 54.1317% under the optimised rule" in blocked
+    assert "after 9h 5c Kd (total 24):       0.4586" in blocked
 
 
 @pytest.mark.parametrize("game, drawn", [("captain-seven", "5h 9s"), ("pig", "3 5 6"),
@@ -204,20 +359,34 @@ def test_exact_odds_unchanged_without_gmpy2(game, drawn):
     assert json.loads(blocked) == json.loads(normal)
 
 
-def test_lessons_without_numpy_build_or_explain():
+def test_lessons_without_numpy_build():
+    """Lesson 1's question and Lesson 6's position explorer (Pig's optimal solution from the
+    shipped table, in plain Python) build in the site's Python, with the numbers of hand
+    counts and of the NumPy solver."""
     out = run_without_numeric("""
+        import os
+        os.environ["PUSHLUCK_CACHE"] = "off"  # the shipped tables only, as on the site
         from pushluck_teach.ui.lessons import NextCardLesson
         lesson = NextCardLesson(game="lands-uncharted", drawn="5h 9s", seed=1)
         print(lesson.question.answer)
-        from pushluck_teach.pyodide_site import missing_message
-        try:
-            import numpy  # noqa: F401
-        except ImportError as exc:
-            print(missing_message(exc))
+        from pushluck_teach.games.pig import PigVariant
+        from pushluck_teach.solve.whole_game import pig_chances
+        from pushluck_teach.ui.lessons.winning_the_game import PositionExplorer
+        solution = pig_chances.optimal_solution(PigVariant())
+        explorer = PositionExplorer(solution.start, solution.roll_values, solution.hold_values,
+                                    target=100, min_total=2)
+        explorer.mine.value, explorer.theirs.value = 50, 70
+        print(explorer.advice.value)
+        print(repr(solution.p_win_first), solution.hold_boundary[50, 70])
     """)
-    answer, message = out.strip().splitlines()
+    answer, advice, numbers = out.strip().splitlines()
     assert answer == "3/25"  # 3 of the 25 unseen cards bust (the CLI's and the hand count)
-    assert message.startswith("This part needs numpy,")
+    from pushluck_teach.games.pig import PigVariant
+    from pushluck_teach.solve.whole_game import pig
+
+    solution = pig.optimal_solution(PigVariant())
+    assert numbers == f"{solution.p_win_first!r} {solution.hold_boundary[50, 70]}"
+    assert f"from a turn total of <b>{solution.hold_boundary[50, 70]}</b>" in advice
 
 
 LESSON_3_SUMMARIES = """
@@ -319,9 +488,9 @@ def test_variant_lab_sweep_without_threads_runs_after_the_click(monkeypatch):
     assert sweep(False) == sweep(True)
 
 
-#: pages that need Pyodide's full distribution (README "For a whole class"); all others must
-#: run whole without NumPy/SciPy/gmpy2/jsonschema
-NEED_FULL_DISTRIBUTION = {"Lesson_6_Winning_The_Game"}
+#: pages that need Pyodide's full distribution (README "For a whole class"): none; every page
+#: must run whole without NumPy/SciPy/gmpy2/jsonschema
+NEED_FULL_DISTRIBUTION: set[str] = set()
 
 
 @pytest.mark.slow
@@ -344,9 +513,10 @@ def test_every_notebook_runs_or_says_what_it_lacks_without_numeric_packages():
                 except NameError:
                     if missing is None:
                         raise
-            print(json.dumps([Path(path).stem, missing]))
+            print("PAGE", json.dumps([Path(path).stem, missing]))
     """)
-    lacking = dict(json.loads(line) for line in out.strip().splitlines())
+    lacking = dict(json.loads(line.removeprefix("PAGE ")) for line in out.splitlines()
+                   if line.startswith("PAGE "))  # not the pages' own prints
     assert set(lacking) == {p.stem for p in notebooks}
     assert {stem for stem, missing in lacking.items() if missing} == NEED_FULL_DISTRIBUTION, lacking
 

@@ -6,11 +6,11 @@ policy's bot (the deck carried over: a measure of the model's simplification).""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
-
-import numpy as np
 
 from pushluck_teach.games.base import TurnModel
 from pushluck_teach.sim.bots import Bot, OptimalTurnBot, ThresholdBot
@@ -83,8 +83,8 @@ class SoloComparison:
 
     model: SoloResult
     simulated: SimulationResult
-    sim_scores: np.ndarray
-    sim_probabilities: np.ndarray
+    sim_scores: tuple[int, ...]
+    sim_probabilities: tuple[float, ...]
 
     @property
     def mean_difference(self) -> float:
@@ -94,26 +94,24 @@ class SoloComparison:
     def stderr(self) -> float:
         return self.simulated.stderr
 
-    def _aligned(self) -> tuple[np.ndarray, np.ndarray]:
-        support = np.union1d(self.model.scores, self.sim_scores)
-        model = np.zeros(support.size)
-        sim = np.zeros(support.size)
-        model[np.searchsorted(support, self.model.scores)] = self.model.probabilities
-        sim[np.searchsorted(support, self.sim_scores)] = self.sim_probabilities
-        return model, sim
+    def _aligned(self) -> tuple[list[float], list[float]]:
+        model = self.model.distribution()
+        sim = dict(zip(self.sim_scores, self.sim_probabilities, strict=True))
+        support = sorted(set(model) | set(sim))
+        return [model.get(s, 0.0) for s in support], [sim.get(s, 0.0) for s in support]
 
     @property
     def total_variation(self) -> float:
         """Half the L1 distance (includes sampling noise: many scores, few games each)."""
         model, sim = self._aligned()
-        return float(0.5 * np.abs(model - sim).sum())
+        return 0.5 * sum(abs(a - b) for a, b in zip(model, sim, strict=True))
 
     @property
     def max_cdf_difference(self) -> float:
         """The Kolmogorov distance max |F_model - F_sim| (less noisy than ``total_variation``;
         about ``1.36 / sqrt(n)`` is the 95% noise level for ``n`` games)."""
         model, sim = self._aligned()
-        return float(np.max(np.abs(np.cumsum(model) - np.cumsum(sim))))
+        return max(abs(a - b) for a, b in zip(accumulate(model), accumulate(sim), strict=True))
 
 
 def simulate_real_game(game: str, variant: Any = None,
@@ -133,8 +131,9 @@ def compare_with_engine(game: str, variant: Any = None,
     """The model's exact distribution next to ``n`` simulated real games."""
     model = solo_result(game, variant, policy)
     sim = simulate_real_game(game, model.variant, policy, n, seed)
-    values, counts = np.unique(np.array(sim.samples), return_counts=True)
-    return SoloComparison(model, sim, values.astype(np.int64), counts / counts.sum())
+    counts = Counter(int(score) for score in sim.samples)
+    scores = tuple(sorted(counts))
+    return SoloComparison(model, sim, scores, tuple(counts[s] / len(sim.samples) for s in scores))
 
 
 __all__ = [

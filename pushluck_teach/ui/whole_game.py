@@ -53,23 +53,28 @@ def _figure(data: Sequence[Any], layout: dict[str, Any], widget: bool) -> go.Fig
     return go.Figure(data=list(data), layout=layout)
 
 
+def _grid(values: Any) -> list[list[float]]:
+    """A two-dimensional table as rows of floats: a NumPy array, a stored table read without
+    NumPy (:class:`~pushluck_teach.solve.plain_arrays.PlainArray`) or nested lists."""
+    rows = values.tolist() if hasattr(values, "tolist") else values
+    return [[float(v) for v in row] for row in rows]
+
+
 def win_probability_heatmap(values: np.ndarray, *,
                             title: str = "Chance to win at the start of your turn",
                             x_label: str = "Opponent's score", y_label: str = "Your score",
                             widget: bool = False) -> go.Figure:
     """Heatmap of ``values[i, j]`` (rows: my score ``i``; columns: opponent's score ``j``)."""
-    import numpy as np  # here, not at import: the static site's Pyodide has none
-
-    values = np.asarray(values, dtype=float)
-    rows, cols = values.shape
+    values = _grid(values)
+    rows, cols = len(values), len(values[0])
     trace = go.Heatmap(
-        z=values, x=np.arange(cols), y=np.arange(rows), zmin=0.0, zmax=1.0,
+        z=values, x=list(range(cols)), y=list(range(rows)), zmin=0.0, zmax=1.0,
         colorscale=HEATMAP_SCALE, colorbar={"title": {"text": "P(win)"}, "tickformat": ".0%"},
         hovertemplate=(f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>"
                        "chance to win %{z:.4f}<extra></extra>"),
     )
     contour = go.Contour(
-        z=values, x=np.arange(cols), y=np.arange(rows), showscale=False,
+        z=values, x=list(range(cols)), y=list(range(rows)), showscale=False,
         contours={"start": 0.5, "end": 0.5, "size": 1, "coloring": "none",
                   "showlabels": True, "labelfont": {"color": "white"}},
         line={"color": "white", "width": 2, "dash": "dash"}, hoverinfo="skip", name="50%",
@@ -87,13 +92,11 @@ def hold_boundary_heatmap(boundary: np.ndarray, *,
                           zmax: float | None = None, widget: bool = False) -> go.Figure:
     """Heatmap of ``boundary[i, j]``, the turn total at which the optimal player holds;
     colours stop at ``zmax`` if given (the hover always shows the true total)."""
-    import numpy as np  # here, not at import: the static site's Pyodide has none
-
-    boundary = np.asarray(boundary, dtype=float)
-    rows, cols = boundary.shape
+    boundary = _grid(boundary)
+    rows, cols = len(boundary), len(boundary[0])
     trace = go.Heatmap(
-        z=boundary, x=np.arange(cols), y=np.arange(rows), colorscale=BOUNDARY_SCALE,
-        zmin=None if zmax is None else float(np.min(boundary)), zmax=zmax,
+        z=boundary, x=list(range(cols)), y=list(range(rows)), colorscale=BOUNDARY_SCALE,
+        zmin=None if zmax is None else min(min(row) for row in boundary), zmax=zmax,
         colorbar={"title": {"text": "hold at"}},
         hovertemplate=(f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>"
                        "hold at a turn total of %{z:.0f}<extra></extra>"),
@@ -110,12 +113,10 @@ def hold_boundary_surface(boundary: np.ndarray, *,
                           x_label: str = "Opponent's score", y_label: str = "Your score",
                           widget: bool = False) -> go.Figure:
     """The hold boundary as a 3-D surface (below it: roll; on and above it: hold)."""
-    import numpy as np  # here, not at import: the static site's Pyodide has none
-
-    boundary = np.asarray(boundary, dtype=float)
-    rows, cols = boundary.shape
+    boundary = _grid(boundary)
+    rows, cols = len(boundary), len(boundary[0])
     trace = go.Surface(
-        z=boundary, x=np.arange(cols), y=np.arange(rows), colorscale=BOUNDARY_SCALE,
+        z=boundary, x=list(range(cols)), y=list(range(rows)), colorscale=BOUNDARY_SCALE,
         colorbar={"title": {"text": "hold at"}},
         hovertemplate=(f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>"
                        "hold at %{z:.0f}<extra></extra>"),

@@ -154,20 +154,23 @@ from pushluck_teach.games.policies import (
 from pushluck_teach.solve import cache
 from pushluck_teach.solve.turn import TurnSolver
 from pushluck_teach.solve.whole_game import PolicyChooser, WholeGameReport
+from pushluck_teach.solve.whole_game.captain_seven_chances import (
+    DESCRIPTION,
+    GAME,
+    GIVE_AWAY_KINDS,
+    GIVE_AWAY_THRESHOLDS,
+    MAX_TARGET,
+    MAX_THRESHOLD,
+    MAX_TOTAL,
+    SHIPPED_TARGETS,
+    SOLVER_VERSION,
+    TIE,
+    GiveAway,
+    give_away_key,
+    solution_key,
+    table_key,
+)
 
-GAME = "captain-seven"
-#: Bump when any stored number could change.
-SOLVER_VERSION = 1
-#: Largest turn total: 7 (a first 7) + 312 (all 48 non-catching cards).
-MAX_TOTAL = 319
-#: Thresholds 1 .. MAX_THRESHOLD cover every distinct stash rule (320 never stashes).
-MAX_THRESHOLD = MAX_TOTAL + 1
-#: Largest target the whole-game solver accepts.
-MAX_TARGET = 400
-#: The sheet's game lengths solved and shipped (1000 is beyond MAX_TARGET).
-SHIPPED_TARGETS = (75, 100, 150, 200)
-#: A threshold is changed only when another is better by more than this.
-TIE = 1e-13
 MAX_POLICY_ROUNDS = 200
 
 _NONTEN_VALUES = np.array([1, 2, 3, 4, 5, 6, 8, 9])
@@ -427,11 +430,6 @@ def _turn_start_table() -> TurnTable:
     return TurnTable(edges, lost)
 
 
-def _table_key() -> cache.CacheKey:
-    return cache.CacheKey(GAME, "turn-table", {"relics": False}, {"max_total": MAX_TOTAL},
-                          SOLVER_VERSION)
-
-
 @lru_cache(maxsize=1)
 def turn_start_table() -> TurnTable:
     """The turn table from the start of a turn (full deck), cached on disk and shipped."""
@@ -440,7 +438,7 @@ def turn_start_table() -> TurnTable:
         table = _turn_start_table()
         return {"edges": table.edges, "lost": table.lost}
 
-    arrays = cache.cached_arrays(_table_key(), compute)
+    arrays = cache.cached_arrays(table_key(), compute)
     return TurnTable(arrays["edges"], arrays["lost"])
 
 
@@ -724,11 +722,6 @@ def _bellman_residual(g: int, w: np.ndarray, final: np.ndarray, matrix: np.ndarr
     return worst
 
 
-def _solution_key(g: int) -> cache.CacheKey:
-    return cache.CacheKey(GAME, "optimal", {"target": g, "relics": False},
-                          {"tie": TIE, "max_threshold": MAX_THRESHOLD}, SOLVER_VERSION)
-
-
 def _solution_arrays(solution: CaptainSevenSolution) -> dict[str, np.ndarray]:
     return {"start": solution.start, "thresholds": solution.thresholds,
             "residual": np.array(solution.residual), "rounds": np.array(solution.rounds)}
@@ -737,7 +730,7 @@ def _solution_arrays(solution: CaptainSevenSolution) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=8)
 def _optimal_cached(g: int) -> CaptainSevenSolution:
     variant = CaptainSevenVariant(target=g)
-    arrays = cache.cached_arrays(_solution_key(g),
+    arrays = cache.cached_arrays(solution_key(g),
                                  lambda: _solution_arrays(solve_optimal(variant)))
     final_value, final_threshold = final_turn_table()
     return CaptainSevenSolution(g, arrays["start"], arrays["thresholds"],
@@ -896,36 +889,6 @@ def evaluate_match(variant: CaptainSevenVariant, first: str | C7Policy,
                          C7Policy.parse(second))
 
 
-@dataclass(frozen=True)
-class GiveAway:
-    """What fixed rules give away against the optimal player, averaged over both seats.
-
-    ``chances[i]`` is rule ``labels[i]``'s win value against the optimal player (half moving
-    first, half second); the optimal player against itself gets exactly 1/2, so a rule gives
-    away ``0.5 - chance``.  ``best`` is the best rule of each kind (``threshold``, ``chase``).
-    """
-
-    target: int
-    labels: tuple[str, ...]
-    chances: tuple[float, ...]
-    best: dict[str, tuple[str, float]]
-
-    def give_away(self, kind: str = "threshold") -> float:
-        return 0.5 - self.best[kind][1]
-
-    def series(self) -> tuple[list[int], dict[str, list[float]]]:
-        """``(thresholds, {kind: chances})`` for :func:`~pushluck_teach.ui.whole_game.
-        threshold_rule_chart`."""
-        out: dict[str, list[float]] = {}
-        thresholds: list[int] = []
-        for label, chance in zip(self.labels, self.chances, strict=True):
-            kind, _, t = label.partition(":")
-            out.setdefault(kind, []).append(chance)
-            if len(out) == 1:
-                thresholds.append(int(t))
-        return thresholds, out
-
-
 def _give_away_uncached(variant: CaptainSevenVariant, thresholds: Sequence[int],
                         kinds: Sequence[str]) -> dict[str, np.ndarray]:
     chances = np.zeros((len(kinds), len(thresholds)))
@@ -936,17 +899,6 @@ def _give_away_uncached(variant: CaptainSevenVariant, thresholds: Sequence[int],
             second = 1.0 - evaluate_match(variant, "optimal", rule).p_win_first
             chances[i, j] = (first + second) / 2
     return {"chances": chances}
-
-
-def _give_away_key(g: int, thresholds: Sequence[int], kinds: Sequence[str]) -> cache.CacheKey:
-    return cache.CacheKey(GAME, "give-away", {"target": g, "relics": False},
-                          {"thresholds": [int(t) for t in thresholds], "kinds": list(kinds),
-                           "tie": TIE}, SOLVER_VERSION)
-
-
-#: The rules compared by default (and shipped for the sheet's lengths).
-GIVE_AWAY_THRESHOLDS = tuple(range(10, 46))
-GIVE_AWAY_KINDS = ("threshold", "chase")
 
 
 def threshold_give_away(variant: CaptainSevenVariant | None = None,
@@ -961,20 +913,9 @@ def threshold_give_away(variant: CaptainSevenVariant | None = None,
         if kind not in ("threshold", "chase"):
             raise RulesError(f"give-away compares threshold or chase rules, not {kind!r}")
     plain = CaptainSevenVariant(target=g)
-    arrays = cache.cached_arrays(_give_away_key(g, thresholds, kinds),
+    arrays = cache.cached_arrays(give_away_key(g, thresholds, kinds),
                                  lambda: _give_away_uncached(plain, thresholds, kinds))
-    chances = arrays["chances"]
-    labels: list[str] = []
-    values: list[float] = []
-    best: dict[str, tuple[str, float]] = {}
-    for i, kind in enumerate(kinds):
-        for j, t in enumerate(thresholds):
-            chance = float(chances[i, j])
-            labels.append(f"{kind}:{t}")
-            values.append(chance)
-            if kind not in best or chance > best[kind][1]:
-                best[kind] = (f"{kind}:{t}", chance)
-    return GiveAway(g, tuple(labels), tuple(values), best)
+    return GiveAway.from_table(g, thresholds, kinds, arrays["chances"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1074,7 +1015,7 @@ class CaptainSevenWholeGame:
 
     game = GAME
     policy_help = POLICY_HELP
-    description = "Captain Seven: the best threshold per pair of stashes"
+    description = DESCRIPTION
 
     def policy_chooser(self, policy: Any) -> PolicyChooser:
         """A :class:`C7Policy` in a two-player Captain Seven engine (no relics): stash once
@@ -1155,7 +1096,7 @@ class CaptainSevenWholeGame:
     def build_shipped(self, directory: Path) -> list[Path]:
         written = []
         table = _turn_start_table()
-        path = cache.save(_table_key(), {"edges": table.edges, "lost": table.lost}, directory)
+        path = cache.save(table_key(), {"edges": table.edges, "lost": table.lost}, directory)
         if path:
             written.append(path)
         dist = turn_outcome_distribution(CaptainSevenVariant(), "optimal", exact=False)
@@ -1167,13 +1108,13 @@ class CaptainSevenWholeGame:
             written.append(path)
         for g in SHIPPED_TARGETS:
             solution = solve_optimal(CaptainSevenVariant(target=g))
-            path = cache.save(_solution_key(g), _solution_arrays(solution), directory)
+            path = cache.save(solution_key(g), _solution_arrays(solution), directory)
             if path:
                 written.append(path)
         for g in SHIPPED_TARGETS:
             arrays = _give_away_uncached(CaptainSevenVariant(target=g), GIVE_AWAY_THRESHOLDS,
                                          GIVE_AWAY_KINDS)
-            path = cache.save(_give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS), arrays,
+            path = cache.save(give_away_key(g, GIVE_AWAY_THRESHOLDS, GIVE_AWAY_KINDS), arrays,
                               directory)
             if path:
                 written.append(path)

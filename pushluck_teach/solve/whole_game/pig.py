@@ -99,7 +99,10 @@ from pushluck_teach.solve.whole_game.pig_chances import (
     DESCRIPTION,
     GAME,
     MAX_SWEEPS,
+    MAX_TURNS,
     POLICY_HELP,
+    TAIL_MASS,
+    TIE,
     TOLERANCE,
     PigModel,
     PigPolicy,
@@ -115,11 +118,6 @@ except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
 
 #: Largest goal the exact-fraction solvers accept.
 EXACT_MAX_TARGET = 30
-#: Hold is chosen when it is within this of rolling (ties go to hold).
-TIE = 1e-12
-#: The solitaire turn distribution is followed until this much mass is left.
-TAIL_MASS = 1e-12
-MAX_TURNS = 100_000
 
 
 # --------------------------------------------------------------------------------------------

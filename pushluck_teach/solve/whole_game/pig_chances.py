@@ -22,7 +22,7 @@ here too, so both paths name the same file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -271,6 +271,9 @@ class _Rows:
     def __getitem__(self, index: tuple[int, int]) -> float:
         return self.rows[index[0]][index[1]]
 
+    def tolist(self) -> list[list[float]]:
+        return [list(row) for row in self.rows]
+
 
 def solve_start_plain(model: PigModel) -> StartTable:
     """``V`` by the NumPy solver's value iteration (``pig.solve_optimal``: sweeps from
@@ -425,8 +428,258 @@ class PigChances:
 
 CHANCES = PigChances()
 
+
+# --------------------------------------------------------------------------------------------
+# What the whole-game lesson reads of the optimal solution (no NumPy needed)
+
+#: Hold is chosen when it is within this of rolling (ties go to hold).
+TIE = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class PlainSolution:
+    """What Lesson 6 shows of ``pig.PigSolution``, computed in plain Python from ``V`` (one
+    :func:`turn_column` per pair of scores: the NumPy table's numbers bit for bit):
+    ``start[i, j]``, ``hold_boundary[i, j]``, ``roll_values``/``hold_values`` and
+    :attr:`p_win_first`."""
+
+    model: PigModel
+    columns: tuple[tuple[tuple[float, ...], ...], ...]  # columns[i][j][k] = P(i, j, k)
+
+    @property
+    def start(self) -> _Rows:
+        """``[i, j]``: the mover's chance to win at the start of a turn (the table's row 0)."""
+        return _Rows([[column[0] for column in row] for row in self.columns])
+
+    @property
+    def p_win_first(self) -> float:
+        return self.columns[0][0][0]
+
+    def win_probability(self, my_score: int, opp_score: int, turn_total: int = 0) -> float:
+        i, j, k = check_position(self.model, my_score, opp_score, turn_total)
+        return 1.0 if i + k >= self.model.target else self.columns[i][j][k]
+
+    def roll_hold(self, i: int, j: int, k: int) -> tuple[float, float]:
+        """``pig._roll_hold_values`` at one position: the chance to win on rolling and on
+        holding at turn total ``k`` (``v_opp`` the table's row 0)."""
+        model, column, g = self.model, self.columns[i][j], self.model.target
+        roll = 0.0
+        for face in model.faces:  # Python's sum over the faces' rows, as NumPy's
+            roll = roll + column[k + face]
+        roll = roll / model.sides
+        roll = roll + model.p_bust * (1.0 - self.columns[j][i][0])
+        hold = 1.0 - (self.columns[j][i + k][0] if i + k < g else 0.0)
+        return roll, hold
+
+    @property
+    def roll_values(self) -> _SolutionTable:
+        return _SolutionTable(self, 0)
+
+    @property
+    def hold_values(self) -> _SolutionTable:
+        return _SolutionTable(self, 1)
+
+    @property
+    def hold_boundary(self) -> _Rows:
+        """``[i, j]``: the smallest reachable turn total at which the optimal player holds
+        (ties go to hold; ``G - i`` when it rolls on until holding wins), as
+        ``pig.PigSolution.hold_boundary``."""
+        g = self.model.target
+        reach = _reachable(self.model)
+        out = [[g - i] * g for i in range(g)]
+        for i in range(g):
+            for j in range(g):
+                for k in range(1, g):
+                    if not reach[k]:
+                        continue
+                    if i + k >= g:
+                        out[i][j] = k
+                        break
+                    roll, hold = self.roll_hold(i, j, k)
+                    if hold >= roll - TIE:
+                        out[i][j] = k
+                        break
+        return _Rows(out)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _SolutionTable:
+    """``table[k, i, j]`` of :class:`PlainSolution`'s roll (``which`` 0) or hold (1) values."""
+
+    solution: PlainSolution
+    which: int
+
+    def __getitem__(self, index: tuple[int, int, int]) -> float:
+        k, i, j = index
+        return self.solution.roll_hold(i, j, k)[self.which]
+
+
+def _reachable(model: PigModel) -> list[bool]:
+    """Whether turn total ``k < G`` can occur (0, or a sum of faces)."""
+    reach = [True] + [False] * (model.target - 1)
+    for k in range(1, model.target):
+        reach[k] = any(k >= f and reach[k - f] for f in model.faces)
+    return reach
+
+
+@lru_cache(maxsize=2)
+def plain_solution(model: PigModel) -> PlainSolution:
+    """Every pair's turn column from ``V`` (:func:`plain_start`)."""
+    start = plain_start(model)
+    g = model.target
+    return PlainSolution(model, tuple(tuple(tuple(turn_column(model, start, i, j))
+                                            for j in range(g)) for i in range(g)))
+
+
+def optimal_solution(variant: PigVariant | PigModel) -> Any:
+    """Pig's optimal solution for the lesson: the NumPy solver's (``pig.optimal_solution``)
+    where NumPy is present, else :class:`PlainSolution` (the same numbers)."""
+    model = variant if isinstance(variant, PigModel) else PigModel.from_variant(variant)
+    try:
+        from pushluck_teach.solve.whole_game import pig
+    except ImportError:  # the static site's in-browser Python
+        return plain_solution(model)
+    return pig.optimal_solution(model)
+
+
+# --------------------------------------------------------------------------------------------
+# Solitaire: turns to reach the goal alone (no SciPy needed)
+
+#: The solitaire turn distribution is followed until this much mass is left...
+TAIL_MASS = 1e-12
+#: ... or for this many turns.
+MAX_TURNS = 100_000
+
+
+def turn_outcomes(model: PigModel, hold_at: int) -> tuple[list[float], list[dict[int, float]]]:
+    """One turn from each score ``i`` under hold-at-``hold_at``: ``(bust[i], held[i])``, the
+    chance of busting and ``{t: chance of holding exactly t}`` (``pig.turn_outcomes``, the same
+    operations per score)."""
+    g = model.target
+    scale = 1.0 / model.sides
+    bust: list[float] = []
+    held: list[dict[int, float]] = []
+    for i in range(g):
+        stop = min(hold_at, g - i)  # hold once k >= stop (holding wins at G - i)
+        mass = [0.0] * (model.depth + g)
+        mass[0] = 1.0
+        lost, kept = 0.0, {}
+        for k in range(model.depth):
+            here = mass[k]
+            if not here:
+                continue
+            if k >= stop and k > 0:
+                kept[k] = here
+                continue
+            lost += model.p_bust * here
+            for face in model.faces:
+                mass[k + face] += scale * here
+        bust.append(lost)
+        held.append(kept)
+    return bust, held
+
+
+@dataclass(frozen=True, eq=False)
+class PlainSolitaireTurns:
+    """``pig.SolitaireTurns`` in plain Python: the number of turns to reach the goal alone,
+    holding at ``hold_at``.  The chain only moves up (or stays, on a bust), so the expected
+    turns and their second moment are back substitutions from the top score (equal to SciPy's
+    sparse solve to about 1e-13); ``distribution[n - 1] = P(T = n)`` is computed when asked."""
+
+    model: PigModel
+    hold_at: int
+    bust: tuple[float, ...]
+    held: tuple[dict[int, float], ...]
+    expected_from: tuple[float, ...]
+    variance: float
+
+    @property
+    def expected(self) -> float:
+        return self.expected_from[0]
+
+    @property
+    def sd(self) -> float:
+        return max(self.variance, 0.0) ** 0.5
+
+    @property
+    def distribution(self) -> list[float]:
+        return self._distribution()[0]
+
+    @property
+    def tail(self) -> float:
+        return self._distribution()[1]
+
+    def _distribution(self) -> tuple[list[float], float]:
+        return _turns_distribution(self)
+
+
+@lru_cache(maxsize=64)
+def _turns_distribution(alone: PlainSolitaireTurns) -> tuple[list[float], float]:
+    g = alone.model.target
+    state = [0.0] * g
+    state[0] = 1.0
+    dist: list[float] = []
+    left = 1.0
+    while left > TAIL_MASS and len(dist) < MAX_TURNS:
+        now, following = 0.0, [0.0] * g
+        for i, p in enumerate(state):
+            if not p:
+                continue
+            following[i] += p * alone.bust[i]
+            for t, q in alone.held[i].items():
+                if i + t >= g:
+                    now += p * q
+                else:
+                    following[i + t] += p * q
+        dist.append(now)
+        state = following
+        left = sum(state)
+    return dist, max(left, 0.0)
+
+
+def _back_substitute(bust: Sequence[float], held: Sequence[dict[int, float]],
+                     right: Sequence[float]) -> list[float]:
+    """``x`` with ``(I - Q) x = right`` for the solitaire chain (``Q``: stay on a bust, move up
+    by a held total), from the top score down."""
+    g = len(bust)
+    x = [0.0] * g
+    for i in range(g - 1, -1, -1):
+        acc = right[i]
+        for t, q in held[i].items():
+            if i + t < g:
+                acc += q * x[i + t]
+        x[i] = acc / (1.0 - bust[i])
+    return x
+
+
+def solitaire_turns(variant: PigVariant | PigModel, hold_at: int) -> Any:
+    """Turns to reach the goal alone holding at ``hold_at``: the NumPy/SciPy solver's
+    (``pig.solitaire_turns``) where present, else :class:`PlainSolitaireTurns`."""
+    model = variant if isinstance(variant, PigModel) else PigModel.from_variant(variant)
+    try:
+        from pushluck_teach.solve.whole_game import pig
+    except ImportError:  # the static site's in-browser Python
+        return plain_solitaire_turns(model, hold_at)
+    return pig.solitaire_turns(model, hold_at)
+
+
+@lru_cache(maxsize=64)
+def plain_solitaire_turns(model: PigModel, hold_at: int) -> PlainSolitaireTurns:
+    """:class:`PlainSolitaireTurns` for ``model`` holding at ``hold_at``."""
+    if hold_at < 1:
+        raise RulesError(f"bad policy hold:{hold_at}: N must be at least 1")
+    bust, held = turn_outcomes(model, hold_at)
+    expected = _back_substitute(bust, held, [1.0] * model.target)
+    moment = _back_substitute(bust, held, expected)
+    second = 2.0 * moment[0] - expected[0]
+    return PlainSolitaireTurns(model, hold_at, tuple(bust), tuple(held), tuple(expected),
+                               second - expected[0] ** 2)
+
+
 __all__ = ["CHANCES", "DESCRIPTION", "POLICY_HELP", "ActionTable", "OptimalPositions",
-           "PigChances", "PigModel", "PigPolicy", "StoredMatch", "TableNotShipped",
-           "evaluate_match", "match_key", "optimal_positions",
-           "action_chances", "check_position", "optimal_key", "plain_start", "shipped_start",
-           "solve_start_plain", "start_source", "turn_column", "win_chance"]
+           "PigChances", "PigModel", "PigPolicy", "PlainSolitaireTurns", "PlainSolution",
+           "StoredMatch", "TableNotShipped", "evaluate_match", "match_key", "optimal_positions",
+           "action_chances", "check_position", "optimal_key", "optimal_solution",
+           "plain_solitaire_turns", "plain_solution", "plain_start", "shipped_start",
+           "solitaire_turns", "solve_start_plain", "start_source", "turn_column",
+           "turn_outcomes", "win_chance"]

@@ -18,7 +18,8 @@ the policy), and the game is a Markov chain over ``(carry, score)``:
 :math:`P_{k+1}(c', s + x) \mathrel{+}= P_k(c, s)\,P(x, c' \mid c)`, absorbing where the mode says
 the game is over (with its end bonus, or a score of 0 where the game is lost).
 
-Arithmetic is float64 (exact up to rounding).  Policies: ``threshold:T`` (stop once the turn
+Arithmetic is float64 in plain Python (exact up to rounding; no NumPy, so the static site
+runs it too).  Policies: ``threshold:T`` (stop once the turn
 total reaches ``T``; other choices, such as an ace's value, optimal) and ``optimal-turn`` (each
 turn maximises its own expected result, the turn solver's policy; it is blind to the game's
 state, like the simulation bots).
@@ -38,8 +39,6 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-
-import numpy as np
 
 from pushluck_teach.games.base import GameSpec, RulesError, SoloMode, all_games, get_game
 from pushluck_teach.games.policies import (
@@ -88,46 +87,39 @@ class SoloPolicy:
 class SoloResult:
     """The exact distribution of the final score within the stated model.
 
-    ``scores[i]`` has probability ``probabilities[i]`` (only scores with positive probability).
-    ``p_out``: the chance that the game is lost (score 0; Hit List: executed at the sixth
-    botched job); None for a mode that cannot be lost.
+    ``scores[i]`` (ascending) has probability ``probabilities[i]`` (only scores with positive
+    probability).  ``p_out``: the chance that the game is lost (score 0; Hit List: executed at
+    the sixth botched job); None for a mode that cannot be lost.
     """
 
     game: str
     variant: Any
     policy: str
     model: str
-    scores: np.ndarray
-    probabilities: np.ndarray
+    scores: tuple[int, ...]
+    probabilities: tuple[float, ...]
     p_out: float | None = None
 
     @property
     def mean(self) -> float:
-        return float(np.dot(self.scores, self.probabilities))
+        return math.fsum(s * p for s, p in zip(self.scores, self.probabilities, strict=True))
 
     @property
     def sd(self) -> float:
-        second = float(np.dot(self.scores.astype(float) ** 2, self.probabilities))
+        second = math.fsum(s * s * p for s, p in zip(self.scores, self.probabilities,
+                                                      strict=True))
         return math.sqrt(max(second - self.mean ** 2, 0.0))
 
     def distribution(self) -> dict[int, float]:
-        return {int(s): float(p) for s, p in zip(self.scores, self.probabilities, strict=True)}
+        return dict(zip(self.scores, self.probabilities, strict=True))
 
     def probability(self, score: int) -> float:
-        hit = np.nonzero(self.scores == score)[0]
-        return float(self.probabilities[hit[0]]) if hit.size else 0.0
+        return self.distribution().get(score, 0.0)
 
     def cdf_at_least(self, score: int) -> float:
         """P(final score >= ``score``)."""
-        return float(self.probabilities[self.scores >= score].sum())
-
-
-def _pack(values: np.ndarray, offset: int, game: str, variant: Any, policy: SoloPolicy,
-          model: str, p_out: float | None = None) -> SoloResult:
-    keep = values > 0
-    scores = np.nonzero(keep)[0] - offset
-    return SoloResult(game, variant, policy.name, model, scores.astype(np.int64),
-                      values[keep].copy(), p_out)
+        return math.fsum(p for s, p in zip(self.scores, self.probabilities, strict=True)
+                         if s >= score)
 
 
 def solo_mode(game: str) -> tuple[GameSpec, SoloMode]:
@@ -167,66 +159,46 @@ def turn_outcomes(game: str, variant: Any, policy: str | SoloPolicy, carry: Hash
     return _turn_outcomes(game, variant, SoloPolicy.parse(policy), position)
 
 
-def _shifted(row: np.ndarray, points: int) -> np.ndarray:
-    """``row`` moved ``points`` places up (down where negative); the arrays have room."""
-    if points == 0:
-        return row
-    out = np.zeros_like(row)
-    if points > 0:
-        out[points:] = row[:-points]
-    else:
-        out[:points] = row[-points:]
-    return out
-
-
 def solo_result(game: str, variant: Any = None, policy: str | SoloPolicy = "threshold:20", *,
                 turns: int | None = None) -> SoloResult:
     """The exact final-score distribution of ``game``'s solo mode in the fresh-deck model (the
-    module docstring); ``turns``: end the game after at most that many turns."""
+    module docstring); ``turns``: end the game after at most that many turns.  Each carry's
+    scores are a ``{score: probability}`` row (plain Python: the static site has no NumPy)."""
     _spec, mode = solo_mode(game)
     variant = mode.prepare(variant)
     rule = SoloPolicy.parse(policy)
-    low = 0  # the score at index 0 of every array below
-    live: dict[Hashable, np.ndarray] = {mode.start: np.ones(1)}
-    final = np.zeros(1)
-    p_out = 0.0
+    live: dict[Hashable, dict[int, float]] = {mode.start: {0: 1.0}}
+    final: dict[int, float] = {}
+    lost: list[float] = []
     played = 0
     while live:
-        steps = {carry: [(*mode.advance(variant, carry, outcome), p)
-                         for outcome, p in turn_outcomes(game, variant, rule, carry).items()]
-                 for carry in live}
-        points = [x for step in steps.values() for x, _, _ in step]
-        below, above = max(0, -min(points)), max(0, max(points))
-        new: dict[Hashable, np.ndarray] = {}
+        new: dict[Hashable, dict[int, float]] = {}
         for carry, row in live.items():
-            row = np.pad(row, (below, above))  # room for this turn's scores
-            for x, after, p in steps[carry]:
-                moved = p * _shifted(row, x)
-                if after in new:
-                    new[after] += moved
-                else:
-                    new[after] = moved
-        final, low = np.pad(final, (below, above)), low - below
+            for outcome, p in turn_outcomes(game, variant, rule, carry).items():
+                x, after = mode.advance(variant, carry, outcome)
+                moved = new.setdefault(after, {})
+                for score, mass in row.items():
+                    moved[score + x] = moved.get(score + x, 0.0) + p * mass
         played += 1
-        ended = {carry: mode.end_bonus(variant, carry) for carry in new
-                 if mode.finished(variant, carry) or (turns is not None and played >= turns)}
-        bonus_room = max((b for b in ended.values() if b is not None), default=0)
-        if bonus_room > 0:
-            new = {c: np.pad(r, (0, bonus_room)) for c, r in new.items()}
-            final = np.pad(final, (0, bonus_room))
         live = {}
         for carry, row in new.items():
-            if carry not in ended:
+            if not (mode.finished(variant, carry) or (turns is not None and played >= turns)):
                 live[carry] = row
-            elif ended[carry] is None:  # lost: the score is 0
-                final[-low] += row.sum()
-                p_out += float(row.sum())
+                continue
+            bonus = mode.end_bonus(variant, carry)
+            if bonus is None:  # lost: the score is 0
+                mass = math.fsum(row.values())
+                final[0] = final.get(0, 0.0) + mass
+                lost.append(mass)
             else:
-                final += _shifted(row, ended[carry])
+                for score, p in row.items():
+                    final[score + bonus] = final.get(score + bonus, 0.0) + p
         if played > 10_000:  # pragma: no cover - a mode whose games never end
             raise RulesError(f"{game}'s solo game does not end within 10,000 turns")
-    return _pack(final, -low, game, variant, rule, mode.model,
-                 p_out if mode.can_lose else None)
+    scores = tuple(sorted(s for s, p in final.items() if p > 0))
+    return SoloResult(game, variant, rule.name, mode.model, scores,
+                      tuple(final[s] for s in scores),
+                      math.fsum(lost) if mode.can_lose else None)
 
 
 __all__ = ["SoloPolicy", "SoloResult", "prepared_variant", "solo_mode", "solo_result",

@@ -171,9 +171,9 @@ class PositionExplorer(widgets.VBox):
 
     def _series(self, i: int, j: int) -> tuple[list[int], list[float], list[float]]:
         top = self.target - i
-        return (list(range(self.min_total, top)),
-                [float(v) for v in self.roll[self.min_total:top, i, j]],
-                [float(v) for v in self.hold[self.min_total:top, i, j]])
+        totals = list(range(self.min_total, top))  # one position at a time: plain tables too
+        return (totals, [float(self.roll[k, i, j]) for k in totals],
+                [float(self.hold[k, i, j]) for k in totals])
 
     @staticmethod
     def _advice(i: int, j: int, totals: Sequence[int], rolls: Sequence[float],
