@@ -321,12 +321,11 @@ def test_lesson_5_hides_optimal_play_until_answered():
 def test_lesson_5_whole_turn_comparison_counts_seconds_and_names_options():
     import time
 
-    from pushluck_teach.games.base import get_game
     from pushluck_teach.ui.lessons.rule_variants import WholeTurnComparison
 
-    # a comparison that takes seconds (Pig's is over before the first look)
-    presets = list(get_game("lands-uncharted").presets)
-    comparison = WholeTurnComparison("lands-uncharted", (presets[0], presets[-1]), tick=0.05)
+    # the lesson's own comparison: it takes seconds (Pig's is over before the first look)
+    comparison = WholeTurnComparison("lands-uncharted", ("standard", "buried-treasure"),
+                                     tick=0.05)
     assert "Computing both rule sets" in comparison.progress.value
     spec_cls = comparison.comparison.spec.variant_cls
     for name, control in comparison.comparison.a.controls.items():
