@@ -166,6 +166,7 @@ from pushluck_teach.solve.whole_game.captain_seven_chances import (
     SOLVER_VERSION,
     TIE,
     GiveAway,
+    check_stashes,
     give_away_key,
     solution_key,
     table_key,
@@ -629,28 +630,16 @@ class CaptainSevenSolution:
     def win_probability(self, my_stash: int, opp_stash: int) -> float:
         """The mover's win value at the start of a turn (a final turn if ``opp_stash`` has
         reached the target)."""
-        a, b = _check_stashes(self.target, my_stash, opp_stash)
+        a, b = check_stashes(self.target, my_stash, opp_stash)
         if b >= self.target:
             return float(self.final_value[min(b - a, self.final_value.size - 1)])
         return float(self.start[a, b])
 
     def threshold(self, my_stash: int, opp_stash: int) -> int:
-        a, b = _check_stashes(self.target, my_stash, opp_stash)
+        a, b = check_stashes(self.target, my_stash, opp_stash)
         if b >= self.target:
             return int(self.final_threshold[min(b - a, self.final_threshold.size - 1)])
         return int(self.thresholds[a, b])
-
-
-def _check_stashes(g: int, my_stash: Any, opp_stash: Any) -> tuple[int, int]:
-    for name, value in (("my stash", my_stash), ("opponent's stash", opp_stash)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise PositionError(f"{name} must be a whole number >= 0, not {value!r}")
-    a, b = int(my_stash), int(opp_stash)
-    if a >= g:
-        raise PositionError(
-            f"my stash {a} has reached the target {g}: my game is over (no turn to play)"
-        )
-    return a, b
 
 
 def solve_optimal(variant: CaptainSevenVariant | None = None) -> CaptainSevenSolution:
@@ -950,7 +939,7 @@ def captain_seven_win_probability(variant: CaptainSevenVariant, my_stash: int, o
     exact, continuing with the threshold the optimal policy chose for this turn.
     """
     solution = optimal_solution(variant)
-    a, b = _check_stashes(solution.target, my_stash, opp_stash)
+    a, b = check_stashes(solution.target, my_stash, opp_stash)
     final = b >= solution.target
     if state is None and drawn is not None:
         model, state = captain_seven_position(variant, drawn=drawn)
@@ -983,7 +972,7 @@ def captain_seven_action_win_chances(variant: CaptainSevenVariant, my_stash: int
     then stashes at the best threshold above the turn total (the class of rules the solver
     optimises), both playing the optimised policy afterwards."""
     solution = optimal_solution(variant)
-    a, b = _check_stashes(solution.target, my_stash, opp_stash)
+    a, b = check_stashes(solution.target, my_stash, opp_stash)
     final = b >= solution.target
     table = turn_table_from_state(model, state)
     matrix = table.threshold_matrix()
