@@ -993,33 +993,29 @@ class IncanGoldLevelGraph:
         last = self._last_leave
         if last is not None and last[0] is codes:
             return last[1]
-        c, inside = _field(codes, "carried"), _field(codes, "inside")
+        c = _field(codes, "carried")
         t, m, sid = _field(codes, "tcode"), _field(codes, "amask"), _field(codes, "struct")
         sigma = self.t_gems[t] + self.a_value[m]
         danger = self.struct_danger[sid]
-        decision = _field(codes, "kind") == 0
-        # Alone: leaving banks C (the solo rule); in company (computed on those codes only):
-        # the group model's leave value and its two bounds.
-        leave = c
-        optimal = sigma <= danger * c
-        company = np.flatnonzero(inside) if self.others else ()
-        if len(company):
-            c, inside, path = c[company], inside[company], _field(codes[company], "path")
-            arts = _field(codes[company], "arts")
-            t, m, sid = t[company], m[company], sid[company]
-            sigma, danger = sigma[company], danger[company]
-            leavers = self.popcount[self._leavers(c, inside)]
-            in_company = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
+        decision = codes >> _SHIFT["kind"] == 0
+        if self.others:
+            # In company: the group model's leave value and its two bounds (alone, where
+            # ``inside`` is 0, they are leaving's ``C`` and the solo rule: no leavers, no path,
+            # no artifacts on the path in a solo code).
+            inside, path = _field(codes, "inside"), _field(codes, "path")
+            arts = _field(codes, "arts")
+            leavers = self.popcount[inside & self._reached[c]]
+            leave = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
             n = self.struct_size[sid] + self.t_count[t] + self.a_count[m]
             total = c + path + arts
-            leave = leave.copy()
-            leave[company] = in_company
-            optimal[company] = (
-                ((sigma <= danger * total)
-                 & (n * in_company >= n * total + sigma - danger * total))
-                | ((n - danger) * (total + sigma) <= n * in_company))
-        value = leave.astype(float)
-        value[~decision] = np.nan
+            optimal = (((sigma <= danger * total)
+                        & (n * leave >= n * total + sigma - danger * total))
+                       | ((n - danger) * (total + sigma) <= n * leave))
+            optimal = np.where(inside == 0, sigma <= danger * c, optimal)
+        else:
+            leave = c
+            optimal = sigma <= danger * c
+        value = np.where(decision, leave, np.nan)
         result = (value, optimal & decision)
         self._last_leave = (codes, result)
         return result
@@ -1029,6 +1025,48 @@ class IncanGoldLevelGraph:
 
     def stop_is_optimal(self, codes: Any) -> Any:
         return self._leave(codes)[1]
+
+    # ---- decisions where another explorer leaves: inline ----------------------------------
+    def inline(self, codes: Any) -> Any:
+        """The decisions in company where another explorer leaves now (module docstring,
+        "Merged decisions"): valued where they occur from their leave value and their draw's
+        chance node, never stored."""
+        import numpy as np
+
+        if not self.others:
+            return np.zeros(len(codes), bool)
+        leavers = self._leavers(_field(codes, "carried"), _field(codes, "inside"))
+        return (_field(codes, "kind") == 0) & (leavers != 0)
+
+    def inline_successors(self, codes: Any) -> Any:
+        """The chance node of each inline decision: the state once the others at their
+        threshold have left, before the flip (a draw-only code, like a round's start)."""
+        c, inside = _field(codes, "carried"), _field(codes, "inside")
+        path, arts = _field(codes, "path"), _field(codes, "arts")
+        import numpy as np
+
+        leavers = self._leavers(c, inside)
+        count = self.popcount[leavers]
+        path = path % np.maximum(count, 1)
+        arts = np.where(count == 1, 0, arts)
+        inside = inside & ~leavers
+        solo = inside == 0
+        c = np.where(solo, c + path + arts, c)
+        path = np.where(solo, 0, path)
+        arts = np.where(solo, 0, arts)
+        return _KIND_START | self._compose(
+            tcode=_field(codes, "tcode"), amask=_field(codes, "amask"),
+            struct=_field(codes, "struct"), carried=c, inside=inside, path=path, arts=arts)
+
+    def inline_values(self, codes: Any, context: Any) -> Any:
+        """``V`` of inline decisions as the recursion takes it: ``stop`` (leave with the others
+        who leave now), then ``draw`` if it beats that (the chance node's value is the draw's
+        ``Q``, the same sum of the same outcomes)."""
+        import numpy as np
+
+        stop = self._leave(codes)[0]
+        draw = context.value_of(self.inline_successors(codes))
+        return np.where(context.better(draw, stop), draw, stop)
 
     # ---- a flip ----------------------------------------------------------------------------
     def transitions(self, codes: Any, action: str) -> tuple[Any, Any, Any]:
