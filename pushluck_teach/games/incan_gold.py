@@ -77,6 +77,30 @@ with its states coded as integers (:class:`IncanGoldLevelGraph`), which the floa
 a level (cards flipped) at a time with NumPy (:mod:`pushluck_teach.solve.levels`), with values
 equal bit for bit to the recursion's.  Exact mode and the in-browser build (no NumPy) use the
 recursion.  :func:`estimate_states` sizes a solve before it starts.
+
+Merged decisions (the level path in company).  At a decision where a set ``L`` of the other
+explorers inside carries at least its thresholds, those leave whatever explorer 0 chooses, so
+the decision's two actions read only:
+
+* ``stop``: explorer 0 leaves with them and banks ``c + ⌊p / (1 + |L|)⌋`` (two or more leave:
+  the artifacts stay on the path);
+* ``draw``: the leavers split the path, ``p' = p mod |L|``, and take its artifacts if ``|L| =
+  1`` (``a' = 0``; else ``a' = a``); then the next card is flipped for explorer 0 and the
+  stayers ``S``.  Its ``Q`` is the value of the *chance node* ``N = (deck, c, S, p', a')``
+  before that flip (draw only, nobody decides before it, like a round's start; with ``S``
+  empty, the solo state holding ``C = c + p' + a'``): ``N``'s outcomes are the model's
+  outcomes of the decision's draw, weight for weight and in the same order (the model's
+  ``transitions`` lets the others decide, then flips).
+
+So ``V = stop`` unless ``V(N)`` beats it under the solver's tie rule, else ``V(N)``, and every
+decision with the same ``N`` and the same ``⌊p / (1 + |L|)⌋`` has the same value and best
+action.  With one leaver every ``(p, a)`` reaches the same ``N = (deck, c, S, 0, 0)``.  The
+level graph therefore stores ``N`` once and values such a decision where it occurs as a
+successor (an *inline* state of :mod:`pushluck_teach.solve.levels`) from its stop value and
+``V(N)``.  ``V(N)`` is the same sum of the same outcome values in the same order as the
+decision's ``Q(draw)``, so every value is the recursion's bit for bit (tests compare them).
+At round 2's start with others at 5, 10 and 15, 5.7 of the 9.3 million states a solve stored
+were such decisions; it now stores 4.6 million.
 """
 
 from __future__ import annotations
@@ -775,9 +799,9 @@ class IncanGoldGroupModel(TurnModel[IGState]):
 
 
 # Fields of a state's integer code, lowest bits first: (name, bits).  ``kind`` 0 is a decision
-# after a flip, 1 the round's start (draw only), 2 a terminal (``carried`` its payoff, bit 0 of
-# ``inside`` set when a trap sprang).  ``inside`` = 0 in a decision is a solo state (its
-# ``carried`` field holds ``C``).
+# after a flip, 1 a draw-only node (the round's start, or a merged decision's chance node:
+# module docstring), 2 a terminal (``carried`` its payoff, bit 0 of ``inside`` set when a trap
+# sprang).  ``inside`` = 0 is a solo state (its ``carried`` field holds ``C``).
 CODE_FIELDS: tuple[tuple[str, int], ...] = (
     ("tcode", 13), ("amask", 5), ("struct", 7), ("carried", 11), ("inside", 7), ("path", 12),
     ("arts", 6), ("kind", 2),
@@ -847,7 +871,10 @@ class IncanGoldLevelGraph:
     the float sums, and the values, are the recursion's bit for bit: tests/test_incan_gold.py
     compares them).  A flip moves a code by a fixed amount per outcome and per number of
     explorers inside, so each outcome of a whole level is one addition.  NumPy is imported here
-    only: without it the models answer ``level_graph() = None`` and the recursion solves."""
+    only: without it the models answer ``level_graph() = None`` and the recursion solves.
+    In company, a decision where another explorer leaves now is inline, valued from its
+    chance node (module docstring, "Merged decisions"): a code of kind 1 (draw only), as a
+    round's start is."""
 
     actions = (STOP, DRAW)
 
