@@ -836,14 +836,13 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 
 
 #: A level solve of a position with other explorers inside stores about this share of
-#: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured):
-#: others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
-#: 12, 16: 0.49; seven from 1-7: 0.53, 2-14: 0.43; 3-11 by twos: 0.61; round 2 with 3-12 by
-#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99; round 2's
-#: start with 5, 10, 15: 1.40.  Thresholds the remaining gems seldom reach store far fewer
-#: (3-21 by threes: 0.17; 6-18 by twos: 0.01; the table's bots at 10, 10, 30: 0.10-0.68),
-#: which the estimate does not see: hence :data:`GROUP_REFUSAL_FACTOR`.
-GROUP_LEVEL_SHARE = 5 / 8
+#: :func:`estimate_states` or less (the states of a round 1 after A♦ unless said; measured,
+#: with the merged decisions of the module docstring): others at 10: 0.47; at 5 and 10: 0.26
+#: (round 3: 0.36); 3, 6, 9: 0.24; 4, 8, 12, 16: 0.25; seven from 1-7: 0.22; round 2's start
+#: with 5, 10, 15: 0.44.  Thresholds the remaining gems seldom reach store fewer (3-21 by
+#: threes: 0.11; the table's bots at 10, 10, 30 in round 2 after a joker: 0.13), which the
+#: estimate does not see: hence :data:`GROUP_REFUSAL_FACTOR`.
+GROUP_LEVEL_SHARE = 3 / 8
 #: The level budget of a round with other explorers (``max_states`` of its level graph, in
 #: place of the 5 million of other games): the table's 4-explorer game (bots at 10, 10 and 30)
 #: in round 5 with four traps out and all five artifacts in stores 15.0 million states (about
@@ -851,10 +850,9 @@ GROUP_LEVEL_SHARE = 5 / 8
 #: answers, slowly and with its progress bar, instead of refusing.
 GROUP_LEVEL_MAX_STATES = 16_000_000
 #: A round in company is refused up front only when :data:`GROUP_LEVEL_SHARE` of its estimate
-#: is this many times the budget: the estimate is 0.1-1.4 times what a solve stores (measured:
-#: the table's bots at 10, 10, 30 store 0.1-0.7 of it, thresholds 5, 10, 15 in round 2 store
-#: 1.4 times it), so a position whose estimate is over the budget is still tried, and the
-#: solve's own count stops one that really is larger.
+#: is this many times the budget: a solve stores 0.1-0.5 of the estimate (measured above), so
+#: a position whose estimate is over the budget is still tried, and the solve's own count
+#: stops one that really is larger.
 GROUP_REFUSAL_FACTOR = 4
 
 
