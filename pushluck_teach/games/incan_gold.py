@@ -914,7 +914,15 @@ class IncanGoldLevelGraph:
         self._reached = carried * 0
         for j, threshold in enumerate(others):
             self._reached |= (carried >= threshold).astype(np.int64) << j
+        assert _SHIFT["struct"] == _SHIFT["amask"] + _WIDTH["amask"]
+        self._mask_struct_bits = (1 << (_WIDTH["amask"] + _WIDTH["struct"])) - 1
+        both = np.arange(self._mask_struct_bits + 1, dtype=np.int64)
+        sizes = np.zeros(1 << _WIDTH["struct"], np.int64)
+        sizes[:len(self.structs)] = self.struct_size
+        self._mask_struct_cards = (self.a_count[both & ((1 << _WIDTH["amask"]) - 1)]
+                                   + sizes[both >> _WIDTH["amask"]])
         self._last_leave: tuple[Any, Any] | None = None
+        self._everyone = (1 << len(others)) - 1
         # What a treasure of class i adds to a code with k explorers inside (k = 1..8): one
         # fewer of the class, gems // k carried, the remainder on the path.
         ks = np.arange(OTHERS_MAX + 2, dtype=np.int64)
@@ -991,8 +999,9 @@ class IncanGoldLevelGraph:
         return code
 
     def cards_left(self, codes: Any) -> Any:
-        return (self.struct_size[_field(codes, "struct")] + self.t_count[_field(codes, "tcode")]
-                + self.a_count[_field(codes, "amask")])
+        # ``amask`` and ``struct`` are neighbouring fields: one look-up counts their cards.
+        return (self._mask_struct_cards[codes >> _SHIFT["amask"] & self._mask_struct_bits]
+                + self.t_count[_field(codes, "tcode")])
 
     def level(self, codes: Any) -> Any:
         """Cards flipped (of the largest deck): grows by one along every flip."""
@@ -1023,23 +1032,32 @@ class IncanGoldLevelGraph:
         sigma = self.t_gems[t] + self.a_value[m]
         danger = self.struct_danger[sid]
         decision = codes >> _SHIFT["kind"] == 0
-        if self.others:
-            # In company: the group model's leave value and its two bounds (alone, where
-            # ``inside`` is 0, they are leaving's ``C`` and the solo rule: no leavers, no path,
-            # no artifacts on the path in a solo code).
-            inside, path = _field(codes, "inside"), _field(codes, "path")
-            arts = _field(codes, "arts")
+        # Alone: leaving banks C (the solo rule); in company: the group model's leave value
+        # and its two bounds, computed on the codes in company only (all of them: no copy).
+        leave = c
+        optimal = sigma <= danger * c
+        inside = _field(codes, "inside") if self.others else None
+        company = np.flatnonzero(inside) if inside is not None else ()
+        if len(company):
+            every = len(company) == len(codes)
+            pick = slice(None) if every else company
+            rows = codes[pick]
+            c, inside = c[pick], inside[pick]
+            path, arts = _field(rows, "path"), _field(rows, "arts")
+            t, m, sid, sigma, danger = t[pick], m[pick], sid[pick], sigma[pick], danger[pick]
             leavers = self.popcount[inside & self._reached[c]]
-            leave = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
+            in_company = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
             n = self.struct_size[sid] + self.t_count[t] + self.a_count[m]
             total = c + path + arts
-            optimal = (((sigma <= danger * total)
-                        & (n * leave >= n * total + sigma - danger * total))
-                       | ((n - danger) * (total + sigma) <= n * leave))
-            optimal = np.where(inside == 0, sigma <= danger * c, optimal)
-        else:
-            leave = c
-            optimal = sigma <= danger * c
+            optimal_company = (((sigma <= danger * total)
+                                & (n * in_company >= n * total + sigma - danger * total))
+                               | ((n - danger) * (total + sigma) <= n * in_company))
+            if every:
+                leave, optimal = in_company, optimal_company
+            else:
+                leave = leave.copy()
+                leave[company] = in_company
+                optimal[company] = optimal_company
         value = np.where(decision, leave, np.nan)
         result = (value, optimal & decision)
         self._last_leave = (codes, result)
@@ -1060,8 +1078,11 @@ class IncanGoldLevelGraph:
 
         if not self.others:
             return np.zeros(len(codes), bool)
-        leavers = self._leavers(_field(codes, "carried"), _field(codes, "inside"))
-        return (_field(codes, "kind") == 0) & (leavers != 0)
+        inside = _field(codes, "inside")
+        leavers = self._leavers(_field(codes, "carried"), inside)
+        # While every other explorer is inside, the cards flipped fix the gems carried, the
+        # path and the artifacts: such a decision is alone with its chance node (kept stored).
+        return (_field(codes, "kind") == 0) & (leavers != 0) & (inside != self._everyone)
 
     def inline_successors(self, codes: Any) -> Any:
         """The chance node of each inline decision: the state once the others at their
