@@ -92,15 +92,17 @@ the decision's two actions read only:
   outcomes of the decision's draw, weight for weight and in the same order (the model's
   ``transitions`` lets the others decide, then flips).
 
-So ``V = stop`` unless ``V(N)`` beats it under the solver's tie rule, else ``V(N)``, and every
-decision with the same ``N`` and the same ``⌊p / (1 + |L|)⌋`` has the same value and best
-action.  With one leaver every ``(p, a)`` reaches the same ``N = (deck, c, S, 0, 0)``.  The
-level graph therefore stores ``N`` once and values such a decision where it occurs as a
-successor (an *inline* state of :mod:`pushluck_teach.solve.levels`) from its stop value and
-``V(N)``.  ``V(N)`` is the same sum of the same outcome values in the same order as the
-decision's ``Q(draw)``, so every value is the recursion's bit for bit (tests compare them).
-At round 2's start with others at 5, 10 and 15, 5.7 of the 9.3 million states a solve stored
-were such decisions; it now stores 4.6 million.
+So ``V`` is the stop value unless ``V(N)`` beats it under the solver's tie rule (then ``V =
+V(N)``), and every decision with the same ``N`` and the same ``⌊p / (1 + |L|)⌋`` has the same
+value and best action.  With one leaver every ``(p, a)`` reaches the same ``N = (deck, c, S,
+0, 0)``.  The level graph therefore stores ``N`` once and values such a decision where it
+occurs as a successor (an *inline* state of :mod:`pushluck_teach.solve.levels`) from its stop
+value and ``V(N)``, once an explorer has left before (while every other explorer is inside,
+the cards flipped fix ``c``, ``p`` and ``a``: nothing merges, and the decision stays stored).
+``V(N)`` is the same sum of the same outcome values in the same order as the decision's
+``Q(draw)``, so every value is the recursion's bit for bit (tests compare them).  At round 2's
+start with others at 5, 10 and 15, 5.7 of the 9.3 million states a solve stored were such
+decisions; it now stores 4.6 million.
 """
 
 from __future__ import annotations
