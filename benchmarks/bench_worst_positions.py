@@ -39,7 +39,7 @@ survey of round 1-3 positions (one card flipped, or a round's start) with 2-8 ex
 lower and the more distinct the thresholds, the more states (1-7 and 5,10,15 stored the most;
 3-21 a third of 1-7, 6-18 almost none); beside them the table's four-explorer game (bots
 optimal, cautious, greedy: 10, 10, 30) at a round's first decision as the page builds it, and
-in round 5 with the largest deck, the largest position the group's budget answers (15.0
+in round 5 with the largest deck, the largest position the group's budget answers (14.5
 million stored). ``--only expl`` runs every group position.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident

@@ -847,8 +847,8 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 GROUP_LEVEL_SHARE = 3 / 8
 #: The level budget of a round with other explorers (``max_states`` of its level graph, in
 #: place of the 5 million of other games): the table's 4-explorer game (bots at 10, 10 and 30)
-#: in round 5 with four traps out and all five artifacts in stores 15.0 million states (about
-#: 31 s of CPU and 585 MB at its peak on the 2-core machine), so a page with the largest deck
+#: in round 5 with four traps out and all five artifacts in stores 14.5 million states (about
+#: 24 s of CPU and 515 MB at its peak on the 2-core machine), so a page with the largest deck
 #: answers, slowly and with its progress bar, instead of refusing.
 GROUP_LEVEL_MAX_STATES = 16_000_000
 #: A round in company is refused up front only when :data:`GROUP_LEVEL_SHARE` of its estimate
