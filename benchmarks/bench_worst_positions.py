@@ -39,7 +39,7 @@ survey of round 1-3 positions (one card flipped, or a round's start) with 2-8 ex
 lower and the more distinct the thresholds, the more states (1-7 and 5,10,15 stored the most;
 3-21 a third of 1-7, 6-18 almost none); beside them the table's four-explorer game (bots
 optimal, cautious, greedy: 10, 10, 30) at a round's first decision as the page builds it, and
-in round 5 with the largest deck, the largest position the group's budget answers (15.0
+in round 5 with the largest deck, the largest position the group's budget answers (14.5
 million stored). ``--only expl`` runs every group position.
 
 Each (position, solver, mode) runs in a fresh subprocess: a cold solver, and its peak resident
@@ -57,9 +57,13 @@ neighbours); the wall time of the new solver is printed beside them.
 The next-draw column times what the page shows first: the next draw's outcomes and bust chance
 from a cold exact-mode solver of their own (exact fractions, as the page computes them), before
 and apart from the analysis (it included loading the shipped table before: about 100 ms).
+``--before REV`` adds the same solver as it was at git revision ``REV`` (the package exported
+from the repository into a temporary folder, each case in its own process as the new one):
+the columns "before s" and "x before" print the speed-up of the working tree's solver over it,
+and a case whose answers differ stops the run.
 Targets (2-core machine): float <= 1 s, exact <= 10 s, next-draw outcomes <= 100 ms.
 Run:  .venv/bin/python benchmarks/bench_worst_positions.py [--quick] [--no-baseline]
-[--only TEXT] [GAME ...]
+[--before REV] [--only TEXT] [GAME ...]
 """
 
 from __future__ import annotations
@@ -70,6 +74,8 @@ import os
 import resource
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -276,12 +282,32 @@ def measure_one(game_label: str, solver_kind: str, exact: bool) -> dict[str, Any
     return result
 
 
-def run_isolated(game_label: str, solver_kind: str, exact: bool, timeout: float
-                 ) -> dict[str, Any]:
+def export_package(revision: str, into: Path) -> Path:
+    """The package as it was at git ``revision``, exported under ``into`` (for ``--before``)."""
+    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", revision,
+                              "pushluck_teach"], capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"--before {revision}: {archive.stderr.decode().strip()}")
+    with tempfile.TemporaryFile() as handle:
+        handle.write(archive.stdout)
+        handle.seek(0)
+        with tarfile.open(fileobj=handle) as tar:
+            tar.extractall(into, filter="data")
+    return into
+
+
+def run_isolated(game_label: str, solver_kind: str, exact: bool, timeout: float,
+                 package_root: Path | None = None) -> dict[str, Any]:
+    """One case in a fresh process; ``package_root``: import the package from there (the
+    solver as it was at ``--before``)."""
     command = [sys.executable, __file__, "--one", game_label, solver_kind, str(int(exact))]
+    env = dict(os.environ)
+    if package_root is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(package_root), *filter(None, [env.get("PYTHONPATH")])])
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              check=False)
+                              check=False, env=env)
     except subprocess.TimeoutExpired:
         return {"timeout": timeout}
     if done.returncode != 0:
@@ -304,14 +330,24 @@ def main(argv: list[str]) -> None:
                         help="skip the baseline recursion (its figures print as nan)")
     parser.add_argument("--only", metavar="TEXT", default="",
                         help="only the positions whose label contains TEXT (e.g. 'expl.')")
+    parser.add_argument("--before", metavar="REV", default=None,
+                        help="also time the solver as it was at git revision REV, side by side")
     args = parser.parse_args(argv)
-    quick, baseline, games = args.quick, not args.no_baseline, args.games
-    unknown = [game for game in games if game not in known]
+    unknown = [game for game in args.games if game not in known]
     if unknown:  # (argparse's choices refuse an empty list of positional arguments)
         parser.error(f"unknown game {unknown[0]!r}; choose from {', '.join(known)}")
+    with tempfile.TemporaryDirectory() as folder:
+        before_root = export_package(args.before, Path(folder)) if args.before else None
+        run_cases(args, before_root)
+
+
+def run_cases(args: argparse.Namespace, before_root: Path | None) -> None:
+    """Every selected case, printed as it finishes, then the worst per game."""
+    quick, baseline, games = args.quick, not args.no_baseline, args.games
     rows = []
+    before_head = f"{'before s':>9}{'x before':>9}" if before_root else ""
     print(f"{'game':<16}{'position':<38}{'mode':<6}{'states':>9}{'new s':>8}{'wall s':>8}"
-          f"{'next ms':>8}{'MB':>6}{'base s':>8}{'base MB':>8}{'speed-up':>9}")
+          f"{'next ms':>8}{'MB':>6}{'base s':>8}{'base MB':>8}{'speed-up':>9}{before_head}")
     for game, label, _, _, refused in CASES:
         if (games and game not in games) or (quick and label not in QUICK) \
                 or args.only not in label:
@@ -320,9 +356,13 @@ def main(argv: list[str]) -> None:
             new = run_isolated(f"{game}/{label}", "new", exact, timeout=300)
             base = (run_isolated(f"{game}/{label}", "baseline", exact, timeout=300)
                     if baseline and not refused else {})
-            if "answer" in new and "answer" in base and new["answer"] != base["answer"]:
-                raise SystemExit(f"{game} {label}: the solvers disagree")
-            row = {"game": game, "position": label, "exact": exact, "new": new, "base": base}
+            before = (run_isolated(f"{game}/{label}", "new", exact, timeout=300,
+                                   package_root=before_root) if before_root else {})
+            for other in (base, before):
+                if "answer" in new and "answer" in other and new["answer"] != other["answer"]:
+                    raise SystemExit(f"{game} {label}: the solvers disagree")
+            row = {"game": game, "position": label, "exact": exact, "new": new, "base": base,
+                   "before": before}
             rows.append(row)
             mode = "exact" if exact else "float"
             new_s = new.get("seconds", float("nan"))
@@ -332,8 +372,8 @@ def main(argv: list[str]) -> None:
                   f"{new.get('wall', float('nan')):>8.3f}"
                   f"{1000 * new.get('next_cpu', float('nan')):>8.1f}{new.get('peak_mb', 0):>6.0f}"
                   f"{base_s:>8.3f}{base.get('peak_mb', float('nan')):>8.0f}"
-                  f"{base_s / new_s if base and new_s and not note else float('nan'):>9.2f}{note}",
-                  flush=True)
+                  f"{base_s / new_s if base and new_s and not note else float('nan'):>9.2f}"
+                  f"{_before_columns(before, new) if before_root else ''}{note}", flush=True)
             if "refused" in new:
                 print(f"{'':<16}  -> {new['refused']}")
     print("\nworst per game (answered positions; refused ones are refused in "
@@ -352,12 +392,24 @@ def main(argv: list[str]) -> None:
             base_text = (f"baseline {base_s:7.3f} s {base.get('peak_mb', 0):5.0f} MB "
                          f"(x{base_s / worst['new']['seconds']:.1f})" if "seconds" in base
                          else "baseline -")
+            before = worst["before"]
+            before_text = (f"  before {before['seconds']:7.3f} s {before['states']:>9} states"
+                           if "seconds" in before else "")
             print(f"  {game:<16}{mode:<6} {worst['new']['seconds']:7.3f} s  "
                   f"{worst['new']['states']:>9} states  {worst['new']['peak_mb']:6.0f} MB  "
                   f"next draw {1000 * max(r['new']['next_cpu'] for r in answered):6.1f} ms cpu  "
-                  f"{base_text}  ({worst['position']})")
+                  f"{base_text}{before_text}  ({worst['position']})")
     print(f"load average {os.getloadavg()[0]:.1f} (CPU seconds above; wall seconds per row)")
     print("targets: float <= 1 s, exact <= 10 s, next-draw outcomes <= 100 ms")
+
+
+def _before_columns(before: dict[str, Any], new: dict[str, Any]) -> str:
+    """The "before s" and "x before" columns: the solver at ``--before`` and the speed-up."""
+    before_s = before.get("seconds", float("nan"))
+    new_s = new.get("seconds", float("nan"))
+    ratio = before_s / new_s if new_s and "refused" not in before else float("nan")
+    refused = " (before refused)" if "refused" in before else ""
+    return f"{before_s:>9.3f}{ratio:>9.2f}{refused}"
 
 
 if __name__ == "__main__":

@@ -77,6 +77,32 @@ with its states coded as integers (:class:`IncanGoldLevelGraph`), which the floa
 a level (cards flipped) at a time with NumPy (:mod:`pushluck_teach.solve.levels`), with values
 equal bit for bit to the recursion's.  Exact mode and the in-browser build (no NumPy) use the
 recursion.  :func:`estimate_states` sizes a solve before it starts.
+
+Merged decisions (the level path in company).  At a decision where a set ``L`` of the other
+explorers inside carries at least its thresholds, those leave whatever explorer 0 chooses, so
+the decision's two actions read only:
+
+* ``stop``: explorer 0 leaves with them and banks ``c + ⌊p / (1 + |L|)⌋`` (two or more leave:
+  the artifacts stay on the path);
+* ``draw``: the leavers split the path, ``p' = p mod |L|``, and take its artifacts if ``|L| =
+  1`` (``a' = 0``; else ``a' = a``); then the next card is flipped for explorer 0 and the
+  stayers ``S``.  Its ``Q`` is the value of the *chance node* ``N = (deck, c, S, p', a')``
+  before that flip (draw only, nobody decides before it, like a round's start; with ``S``
+  empty, the solo state holding ``C = c + p' + a'``): ``N``'s outcomes are the model's
+  outcomes of the decision's draw, weight for weight and in the same order (the model's
+  ``transitions`` lets the others decide, then flips).
+
+So ``V`` is the stop value unless ``V(N)`` beats it under the solver's tie rule (then ``V =
+V(N)``), and every decision with the same ``N`` and the same ``⌊p / (1 + |L|)⌋`` has the same
+value and best action.  With one leaver every ``(p, a)`` reaches the same ``N = (deck, c, S,
+0, 0)``.  The level graph therefore stores ``N`` once and values such a decision where it
+occurs as a successor (an *inline* state of :mod:`pushluck_teach.solve.levels`) from its stop
+value and ``V(N)``, once an explorer has left before (while every other explorer is inside,
+the cards flipped fix ``c``, ``p`` and ``a``: nothing merges, and the decision stays stored).
+``V(N)`` is the same sum of the same outcome values in the same order as the decision's
+``Q(draw)``, so every value is the recursion's bit for bit (tests compare them).  At round 2's
+start with others at 5, 10 and 15, 5.7 of the 9.3 million states a solve stored were such
+decisions; it now stores 4.6 million.
 """
 
 from __future__ import annotations
@@ -775,9 +801,9 @@ class IncanGoldGroupModel(TurnModel[IGState]):
 
 
 # Fields of a state's integer code, lowest bits first: (name, bits).  ``kind`` 0 is a decision
-# after a flip, 1 the round's start (draw only), 2 a terminal (``carried`` its payoff, bit 0 of
-# ``inside`` set when a trap sprang).  ``inside`` = 0 in a decision is a solo state (its
-# ``carried`` field holds ``C``).
+# after a flip, 1 a draw-only node (the round's start, or a merged decision's chance node:
+# module docstring), 2 a terminal (``carried`` its payoff, bit 0 of ``inside`` set when a trap
+# sprang).  ``inside`` = 0 is a solo state (its ``carried`` field holds ``C``).
 CODE_FIELDS: tuple[tuple[str, int], ...] = (
     ("tcode", 13), ("amask", 5), ("struct", 7), ("carried", 11), ("inside", 7), ("path", 12),
     ("arts", 6), ("kind", 2),
@@ -812,25 +838,23 @@ def reachable_structs(start: Struct) -> tuple[Struct, ...]:
 
 
 #: A level solve of a position with other explorers inside stores about this share of
-#: :func:`estimate_states` or more (the states of a round 1 after A♦ unless said; measured):
-#: others at 10: 0.47; at 5 and 10: 0.34 (round 3: 0.55); 3, 6, 9: 0.38; 4, 8,
-#: 12, 16: 0.49; seven from 1-7: 0.53, 2-14: 0.43; 3-11 by twos: 0.61; round 2 with 3-12 by
-#: threes: 0.70; round 5 with four traps out, five artifacts and two at 10: 0.99; round 2's
-#: start with 5, 10, 15: 1.40.  Thresholds the remaining gems seldom reach store far fewer
-#: (3-21 by threes: 0.17; 6-18 by twos: 0.01; the table's bots at 10, 10, 30: 0.10-0.68),
-#: which the estimate does not see: hence :data:`GROUP_REFUSAL_FACTOR`.
-GROUP_LEVEL_SHARE = 5 / 8
+#: :func:`estimate_states` or less (the states of a round 1 after A♦ unless said; measured,
+#: with the merged decisions of the module docstring): others at 10: 0.47; at 5 and 10: 0.26
+#: (round 3: 0.36); 3, 6, 9: 0.24; 4, 8, 12, 16: 0.25; seven from 1-7: 0.22; round 2's start
+#: with 5, 10, 15: 0.44.  Thresholds the remaining gems seldom reach store fewer (3-21 by
+#: threes: 0.11; the table's bots at 10, 10, 30 in round 2 after a joker: 0.13), which the
+#: estimate does not see: hence :data:`GROUP_REFUSAL_FACTOR`.
+GROUP_LEVEL_SHARE = 3 / 8
 #: The level budget of a round with other explorers (``max_states`` of its level graph, in
 #: place of the 5 million of other games): the table's 4-explorer game (bots at 10, 10 and 30)
-#: in round 5 with four traps out and all five artifacts in stores 15.0 million states (about
-#: 31 s of CPU and 585 MB at its peak on the 2-core machine), so a page with the largest deck
+#: in round 5 with four traps out and all five artifacts in stores 14.5 million states (about
+#: 24 s of CPU and 515 MB at its peak on the 2-core machine), so a page with the largest deck
 #: answers, slowly and with its progress bar, instead of refusing.
 GROUP_LEVEL_MAX_STATES = 16_000_000
 #: A round in company is refused up front only when :data:`GROUP_LEVEL_SHARE` of its estimate
-#: is this many times the budget: the estimate is 0.1-1.4 times what a solve stores (measured:
-#: the table's bots at 10, 10, 30 store 0.1-0.7 of it, thresholds 5, 10, 15 in round 2 store
-#: 1.4 times it), so a position whose estimate is over the budget is still tried, and the
-#: solve's own count stops one that really is larger.
+#: is this many times the budget: a solve stores 0.1-0.5 of the estimate (measured above), so
+#: a position whose estimate is over the budget is still tried, and the solve's own count
+#: stops one that really is larger.
 GROUP_REFUSAL_FACTOR = 4
 
 
@@ -847,7 +871,10 @@ class IncanGoldLevelGraph:
     the float sums, and the values, are the recursion's bit for bit: tests/test_incan_gold.py
     compares them).  A flip moves a code by a fixed amount per outcome and per number of
     explorers inside, so each outcome of a whole level is one addition.  NumPy is imported here
-    only: without it the models answer ``level_graph() = None`` and the recursion solves."""
+    only: without it the models answer ``level_graph() = None`` and the recursion solves.
+    In company, a decision where another explorer leaves now is inline, valued from its
+    chance node (module docstring, "Merged decisions"): a code of kind 1 (draw only), as a
+    round's start is."""
 
     actions = (STOP, DRAW)
 
@@ -889,7 +916,15 @@ class IncanGoldLevelGraph:
         self._reached = carried * 0
         for j, threshold in enumerate(others):
             self._reached |= (carried >= threshold).astype(np.int64) << j
+        assert _SHIFT["struct"] == _SHIFT["amask"] + _WIDTH["amask"]
+        self._mask_struct_bits = (1 << (_WIDTH["amask"] + _WIDTH["struct"])) - 1
+        both = np.arange(self._mask_struct_bits + 1, dtype=np.int64)
+        sizes = np.zeros(1 << _WIDTH["struct"], np.int64)
+        sizes[:len(self.structs)] = self.struct_size
+        self._mask_struct_cards = (self.a_count[both & ((1 << _WIDTH["amask"]) - 1)]
+                                   + sizes[both >> _WIDTH["amask"]])
         self._last_leave: tuple[Any, Any] | None = None
+        self._everyone = (1 << len(others)) - 1
         # What a treasure of class i adds to a code with k explorers inside (k = 1..8): one
         # fewer of the class, gems // k carried, the remainder on the path.
         ks = np.arange(OTHERS_MAX + 2, dtype=np.int64)
@@ -966,8 +1001,9 @@ class IncanGoldLevelGraph:
         return code
 
     def cards_left(self, codes: Any) -> Any:
-        return (self.struct_size[_field(codes, "struct")] + self.t_count[_field(codes, "tcode")]
-                + self.a_count[_field(codes, "amask")])
+        # ``amask`` and ``struct`` are neighbouring fields: one look-up counts their cards.
+        return (self._mask_struct_cards[codes >> _SHIFT["amask"] & self._mask_struct_bits]
+                + self.t_count[_field(codes, "tcode")])
 
     def level(self, codes: Any) -> Any:
         """Cards flipped (of the largest deck): grows by one along every flip."""
@@ -993,33 +1029,38 @@ class IncanGoldLevelGraph:
         last = self._last_leave
         if last is not None and last[0] is codes:
             return last[1]
-        c, inside = _field(codes, "carried"), _field(codes, "inside")
+        c = _field(codes, "carried")
         t, m, sid = _field(codes, "tcode"), _field(codes, "amask"), _field(codes, "struct")
         sigma = self.t_gems[t] + self.a_value[m]
         danger = self.struct_danger[sid]
-        decision = _field(codes, "kind") == 0
-        # Alone: leaving banks C (the solo rule); in company (computed on those codes only):
-        # the group model's leave value and its two bounds.
+        decision = codes >> _SHIFT["kind"] == 0
+        # Alone: leaving banks C (the solo rule); in company: the group model's leave value
+        # and its two bounds, computed on the codes in company only (all of them: no copy).
         leave = c
         optimal = sigma <= danger * c
-        company = np.flatnonzero(inside) if self.others else ()
+        inside = _field(codes, "inside") if self.others else None
+        company = np.flatnonzero(inside) if inside is not None else ()
         if len(company):
-            c, inside, path = c[company], inside[company], _field(codes[company], "path")
-            arts = _field(codes[company], "arts")
-            t, m, sid = t[company], m[company], sid[company]
-            sigma, danger = sigma[company], danger[company]
-            leavers = self.popcount[self._leavers(c, inside)]
+            every = len(company) == len(codes)
+            pick = slice(None) if every else company
+            rows = codes[pick]
+            c, inside = c[pick], inside[pick]
+            path, arts = _field(rows, "path"), _field(rows, "arts")
+            t, m, sid, sigma, danger = t[pick], m[pick], sid[pick], sigma[pick], danger[pick]
+            leavers = self.popcount[inside & self._reached[c]]
             in_company = c + path // (1 + leavers) + np.where(leavers == 0, arts, 0)
             n = self.struct_size[sid] + self.t_count[t] + self.a_count[m]
             total = c + path + arts
-            leave = leave.copy()
-            leave[company] = in_company
-            optimal[company] = (
-                ((sigma <= danger * total)
-                 & (n * in_company >= n * total + sigma - danger * total))
-                | ((n - danger) * (total + sigma) <= n * in_company))
-        value = leave.astype(float)
-        value[~decision] = np.nan
+            optimal_company = (((sigma <= danger * total)
+                                & (n * in_company >= n * total + sigma - danger * total))
+                               | ((n - danger) * (total + sigma) <= n * in_company))
+            if every:
+                leave, optimal = in_company, optimal_company
+            else:
+                leave = leave.copy()
+                leave[company] = in_company
+                optimal[company] = optimal_company
+        value = np.where(decision, leave, np.nan)
         result = (value, optimal & decision)
         self._last_leave = (codes, result)
         return result
@@ -1029,6 +1070,51 @@ class IncanGoldLevelGraph:
 
     def stop_is_optimal(self, codes: Any) -> Any:
         return self._leave(codes)[1]
+
+    # ---- decisions where another explorer leaves: inline ----------------------------------
+    def inline(self, codes: Any) -> Any:
+        """The decisions in company where another explorer leaves now (module docstring,
+        "Merged decisions"): valued where they occur from their leave value and their draw's
+        chance node, never stored."""
+        import numpy as np
+
+        if not self.others:
+            return np.zeros(len(codes), bool)
+        inside = _field(codes, "inside")
+        leavers = self._leavers(_field(codes, "carried"), inside)
+        # While every other explorer is inside, the cards flipped fix the gems carried, the
+        # path and the artifacts: such a decision is alone with its chance node (kept stored).
+        return (_field(codes, "kind") == 0) & (leavers != 0) & (inside != self._everyone)
+
+    def inline_successors(self, codes: Any) -> Any:
+        """The chance node of each inline decision: the state once the others at their
+        threshold have left, before the flip (a draw-only code, like a round's start)."""
+        c, inside = _field(codes, "carried"), _field(codes, "inside")
+        path, arts = _field(codes, "path"), _field(codes, "arts")
+        import numpy as np
+
+        leavers = self._leavers(c, inside)
+        count = self.popcount[leavers]
+        path = path % np.maximum(count, 1)
+        arts = np.where(count == 1, 0, arts)
+        inside = inside & ~leavers
+        solo = inside == 0
+        c = np.where(solo, c + path + arts, c)
+        path = np.where(solo, 0, path)
+        arts = np.where(solo, 0, arts)
+        return _KIND_START | self._compose(
+            tcode=_field(codes, "tcode"), amask=_field(codes, "amask"),
+            struct=_field(codes, "struct"), carried=c, inside=inside, path=path, arts=arts)
+
+    def inline_values(self, codes: Any, context: Any) -> Any:
+        """``V`` of inline decisions as the recursion takes it: ``stop`` (leave with the others
+        who leave now), then ``draw`` if it beats that (the chance node's value is the draw's
+        ``Q``, the same sum of the same outcomes)."""
+        import numpy as np
+
+        stop = self._leave(codes)[0]
+        draw = context.value_of(self.inline_successors(codes))
+        return np.where(context.better(draw, stop), draw, stop)
 
     # ---- a flip ----------------------------------------------------------------------------
     def transitions(self, codes: Any, action: str) -> tuple[Any, Any, Any]:

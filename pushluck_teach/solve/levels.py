@@ -265,18 +265,21 @@ class InlineContext:
     to be stored (neither turn ends, proved stops nor inline), a chance node's mean, and the
     solver's tie rule."""
 
-    def __init__(self, graph: Any, lookup: Callable[[Any], Any]) -> None:
+    def __init__(self, graph: Any, lookup: Callable[[Any], Any],
+                 stored: Callable[[Any], tuple[Any, Any]] | None = None) -> None:
         self.graph = graph
         self.lookup = lookup
+        self.stored = stored
 
     def value_of(self, codes: Any) -> Any:
         """``V`` of each code (``int64`` array)."""
-        return _values_of(self.graph, codes, self.lookup)
+        return _values_of(self.graph, codes, self.lookup, self.stored)
 
     def expect(self, weights: Any, successors: Any) -> Any:
         """``Q`` of a chance node per row: ``(n, K)`` weights and successors, as
         ``transitions`` gives them (slot by slot from 0.0, as the recursion adds)."""
-        return _mean(weights, _successor_values(self.graph, weights, successors, self.lookup))
+        return _mean(weights, _successor_values(self.graph, weights, successors, self.lookup,
+                                                self.stored))
 
     @staticmethod
     def better(q: Any, value: Any) -> Any:
@@ -286,19 +289,27 @@ class InlineContext:
         return q > value + _TIE * np.maximum(np.maximum(1.0, np.abs(q)), np.abs(value))
 
 
-def _values_of(graph: Any, codes: Any, lookup: Callable[[Any], Any]) -> Any:
+def _values_of(graph: Any, codes: Any, lookup: Callable[[Any], Any],
+               stored: Callable[[Any], tuple[Any, Any]] | None = None) -> Any:
     """``V`` of successor codes: turn ends by ``payoff``, proved stops by their stop value,
-    inline codes by ``graph.inline_values``, the rest by ``lookup`` (stored states)."""
+    inline codes by ``graph.inline_values``, the rest by ``lookup`` (stored states).
+    ``stored(codes)``, where given, is ``(values, found)`` of the codes a solve stored: those
+    are looked up first, and only the others are tested for proved stops and inline (a solve
+    stores exactly the codes that are neither, so the values are the same, and most successors
+    skip the graph's stopping rule)."""
     import numpy as np
 
     found = np.empty(len(codes), dtype=np.float64)
     terminal = graph.is_terminal(codes)
-    if terminal.any():
+    inner = np.flatnonzero(~terminal)  # where ``codes`` (below: the codes left) are written
+    if len(inner) < len(found):
         found[terminal] = graph.payoff(codes[terminal])
-        inner = ~terminal
         codes = codes[inner]
-    else:
-        inner = slice(None)
+    if len(codes) and stored is not None:
+        values, known = stored(codes)
+        if known.any():
+            found[inner[known]] = values[known]
+            inner, codes = inner[~known], codes[~known]
     if len(codes):
         leaf, stop = _proved_stops(graph, codes)
         inner_found = np.empty(len(codes), dtype=np.float64)
@@ -309,14 +320,16 @@ def _values_of(graph: Any, codes: Any, lookup: Callable[[Any], Any]) -> Any:
             inline &= rest
             rest &= ~inline
             inner_found[inline] = graph.inline_values(codes[inline],
-                                                      InlineContext(graph, lookup))
-        inner_found[rest] = lookup(codes[rest])
+                                                      InlineContext(graph, lookup, stored))
+        if rest.any():
+            inner_found[rest] = lookup(codes[rest])
         found[inner] = inner_found
     return found
 
 
 def _successor_values(graph: Any, weights: Any, successors: Any,
-                      lookup: Callable[[Any], Any]) -> Any:
+                      lookup: Callable[[Any], Any],
+                      stored: Callable[[Any], tuple[Any, Any]] | None = None) -> Any:
     """``V`` of every slot of positive weight (0.0 in padding slots), slot-major: ``(K, n)``
     (each slot's successors of sorted states are a nearly sorted run: cache-friendly look-ups).
     """
@@ -325,8 +338,30 @@ def _successor_values(graph: Any, weights: Any, successors: Any,
     successors = successors.T
     used = weights.T > 0
     values = np.zeros(successors.shape, dtype=np.float64)
-    values[used] = _values_of(graph, successors[used], lookup)
+    values[used] = _values_of(graph, successors[used], lookup, stored)
     return values
+
+
+def _stored(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> tuple[Any, Any]:
+    """``(values, found)``: the solved values of the codes held in ``solved`` (each looked up
+    in its level's sorted codes; a level not solved holds none of them)."""
+    import numpy as np
+
+    values = np.zeros(len(codes), dtype=np.float64)
+    found = np.zeros(len(codes), dtype=bool)
+    if len(codes):
+        at = graph.level(codes)
+        for target, mask in _by_level(at):
+            known = solved.get(target)
+            if known is None:
+                continue
+            known_codes, known_values = known
+            part = codes[mask]
+            index = np.minimum(np.searchsorted(known_codes, part), len(known_codes) - 1)
+            hit = known_codes[index] == part
+            values[mask] = np.where(hit, known_values[index], 0.0)
+            found[mask] = hit
+    return values, found
 
 
 def _looked_up(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> Any:
@@ -381,7 +416,8 @@ def _best(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> tuple[A
             legal[expand] = legal_inner
             q = np.zeros(n, dtype=np.float64)
             q[expand] = _mean(weights, _successor_values(
-                graph, weights, successors, lambda codes: _looked_up(graph, codes, solved)))
+                graph, weights, successors, lambda codes: _looked_up(graph, codes, solved),
+                lambda codes: _stored(graph, codes, solved)))
         unset = best < 0
         with np.errstate(invalid="ignore"):
             better = q > value + _TIE * np.maximum(np.maximum(1.0, np.abs(q)), np.abs(value))
@@ -499,8 +535,10 @@ class LevelMemo(OverlayMemo):
         if not self.tables:
             return None
         code = self.graph.code(state)
-        if code is None:
-            return None
+        return None if code is None else self._find_code(code)
+
+    def _find_code(self, code: int) -> tuple[float, str] | None:
+        """``(value, best action)`` of a code in the tables, or ``None``."""
         import numpy as np
 
         level = int(self.graph.level(code))
@@ -538,7 +576,7 @@ class LevelMemo(OverlayMemo):
 
         values = np.empty(len(codes), dtype=np.float64)
         for i, code in enumerate(codes.tolist()):
-            found = self.find(code)
+            found = self._find_code(code)
             if found is None:
                 raise _NotStored
             values[i] = found[0]
