@@ -267,6 +267,40 @@ def test_lesson_6_explorer_holds_its_data_before_any_view():
     assert "With 77 against 10" in explorer.advice.value
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "policy", "games", "label", "out_word", "line"), [
+    ("lands-uncharted", "threshold:20", 400, "Lands Uncharted solo, bank at 20", None,
+     "Lands Uncharted solo, bank at 20: model mean 120.80, real game 124.11 ± 1.70 "
+     "(400 games)"),
+    ("hit-list", "threshold:17", 150, "Lone Gunman, execute from 17", "executed",
+     "Lone Gunman, execute from 17: model mean 53.32 (executed 20.81%), real game 52.56 ± 2.36 "
+     "(150 games)"),
+])
+def test_lesson_6_solo_check_shows_the_model_at_once_and_the_real_games_later(
+        game, policy, games, label, out_word, line):
+    """Lesson 6's solo checks, as the page builds them: the model's line and bars first, marked
+    as still working while the engine plays the real games; then the line the lesson printed
+    (these seeds' games) and the simulated frequencies, which sum to one, with their mean."""
+    from html import unescape
+
+    from pushluck_teach.ui.lessons.winning_the_game import SoloModelVsGame
+
+    view = SoloModelVsGame(game, policy, games=games, seed=1, label=label, out_word=out_word,
+                           title="t")
+    first = unescape(view.line.value)  # the games take a second or more: still being played
+    assert line.split(", real game")[0] in first and "pushluck-pending" in first
+    assert f"playing {games} games" in first and len(view.chart.data[1].x) == 0
+    view.wait()
+    shown = unescape(view.line.value)
+    assert line in shown and "pushluck-pending" not in shown
+    model_bars, simulated = view.chart.data
+    assert sum(model_bars.y) == pytest.approx(1.0, abs=1e-9)
+    assert sum(simulated.y) == pytest.approx(1.0, abs=1e-9)
+    assert len(view.chart.layout.shapes) == 2  # the model's mean and the simulated mean
+    assert view.values["simulated_mean"] == pytest.approx(float(line.split("real game ")[1]
+                                                                .split(" ")[0]), abs=5e-3)
+
+
 def test_lesson_6_questions_are_typed():
     from pushluck_teach.ui.lessons.winning_the_game import chance_question
 

@@ -323,7 +323,7 @@ LESSON_6_CAPTAIN_SEVEN = """
              ["cells"] if c["cell_type"] == "code"]
     sources = ["".join(c["source"]) for c in cells]
     first = next(i for i, s in enumerate(sources) if "captain_seven_chances as c7" in s)
-    last = next(i for i, s in enumerate(sources) if "compare_with_engine" in s)
+    last = next(i for i, s in enumerate(sources) if "SoloModelVsGame" in s)
     scope = {}
     for source in sources[first:last]:
         exec(source, scope)

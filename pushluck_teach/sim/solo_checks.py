@@ -125,18 +125,23 @@ def simulate_real_game(game: str, variant: Any = None,
     return SimulationResult.of([scores[0] for _, scores in games])
 
 
+def compare(model: SoloResult, simulated: SimulationResult) -> SoloComparison:
+    """The model's exact distribution next to the simulated games' frequencies."""
+    counts = Counter(int(score) for score in simulated.samples)
+    scores = tuple(sorted(counts))
+    total = len(simulated.samples)
+    return SoloComparison(model, simulated, scores, tuple(counts[s] / total for s in scores))
+
+
 def compare_with_engine(game: str, variant: Any = None,
                         policy: str | SoloPolicy = "threshold:20", n: int = 2000,
                         seed: int = 0) -> SoloComparison:
     """The model's exact distribution next to ``n`` simulated real games."""
     model = solo_result(game, variant, policy)
-    sim = simulate_real_game(game, model.variant, policy, n, seed)
-    counts = Counter(int(score) for score in sim.samples)
-    scores = tuple(sorted(counts))
-    return SoloComparison(model, sim, scores, tuple(counts[s] / len(sim.samples) for s in scores))
+    return compare(model, simulate_real_game(game, model.variant, policy, n, seed))
 
 
 __all__ = [
-    "SoloComparison", "compare_with_engine", "model_monte_carlo", "simulate_real_game",
+    "SoloComparison", "compare", "compare_with_engine", "model_monte_carlo", "simulate_real_game",
     "solo_bot",
 ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from pushluck_teach.games.base import Variant
 
 if TYPE_CHECKING:  # the explorer's arrays; Lesson 8 imports this module where NumPy is missing
     import numpy as np
+from pushluck_teach.ui.background import LatestOnly
 from pushluck_teach.ui.figures import page_chart, sync_widget_state
 from pushluck_teach.ui.lessons.answers import CHANCE, CheckAnswer
 from pushluck_teach.ui.lessons.common import LessonView
@@ -119,20 +121,79 @@ def give_away_by_target(optimal_solution: Callable[[Variant], Any],
     return LessonView(tuple(lines))
 
 
-def solo_model_vs_game(comparison: Any, label: str, *, title: str,
-                       out_word: str | None = None) -> LessonView:
-    """A solo model's final-score distribution against the real game simulated with the engine
-    (``comparison`` from the model-vs-engine check); ``out_word`` names the model's chance of
-    ending early ("executed"), shown when given."""
-    model, simulated = comparison.model, comparison.simulated
-    out = f" ({out_word} {model.p_out:.2%})" if out_word else ""
-    line = (f"{label}: model mean {model.mean:.2f}{out}, real game {simulated.mean:.2f} "
-            f"± {comparison.stderr:.2f} ({simulated.n} games)")
-    chart = page_chart(solo_distribution_chart(
-        model.scores, model.probabilities, comparison.sim_scores, comparison.sim_probabilities,
-        mean=model.mean, sim_mean=simulated.mean, title=title))
-    return LessonView((line,), (chart,), {"model_mean": model.mean,
-                                          "simulated_mean": simulated.mean})
+class SoloModelVsGame(widgets.VBox):
+    """A solo mode's exact final-score distribution (the fresh-deck model of
+    :mod:`pushluck_teach.solve.whole_game.solo`), shown at once, against ``games`` real games
+    played by the engine (the deck carried over), simulated off the page's opening path: its
+    line says so while they are played, then gives both means; the chart then gains the
+    simulated frequencies and mean.  ``out_word`` names the model's chance of ending early
+    ("executed"), shown when given.  ``background=False`` simulates before returning."""
+
+    def __init__(self, game: str, policy: str, *, games: int, seed: int, label: str,
+                 title: str, out_word: str | None = None, background: bool = True) -> None:
+        from pushluck_teach.sim.solo_checks import compare, simulate_real_game
+        from pushluck_teach.solve.whole_game.solo import solo_result
+
+        super().__init__()
+        self.label, self.title = label, title
+        self.model = solo_result(game, None, policy)
+        self.comparison: Any = None
+        out = f" ({out_word} {self.model.p_out:.2%})" if out_word else ""
+        self._model_text = f"{label}: model mean {self.model.mean:.2f}{out}"
+        self.line = widgets.HTML(
+            f"<div class='pushluck-numbers pushluck-pending'>{escape(self._model_text)}; the "
+            f"real game: playing {games} games with the engine…</div>")
+        self.chart = page_chart(solo_distribution_chart(
+            self.model.scores, self.model.probabilities, (), (), mean=self.model.mean,
+            title=title))
+        self.children = [self.line, self.chart]
+        self._worker: LatestOnly[Any] = LatestOnly("pushluck-solo-check")
+        model = self.model
+
+        def work() -> Any:
+            return compare(model, simulate_real_game(game, model.variant, policy, games, seed))
+
+        if background:
+            self._worker.submit(work, self._show)
+        else:
+            self._show_comparison(work())
+
+    def _show(self, done: Future[Any]) -> None:
+        try:
+            self._show_comparison(done.result())
+        except Exception as exc:  # never a traceback from the worker
+            self.line.value = (f"<div class='pushluck-numbers'>{escape(self._model_text)}; the "
+                               f"real game could not be simulated here: "
+                               f"{escape(str(exc) or type(exc).__name__)}</div>")
+
+    def _show_comparison(self, comparison: Any) -> None:
+        self.comparison = comparison
+        simulated = comparison.simulated
+        self.line.value = (f"<div class='pushluck-numbers'>{escape(self._model_text)}, real game "
+                           f"{simulated.mean:.2f} ± {comparison.stderr:.2f} ({simulated.n} "
+                           "games)</div>")
+        full = solo_distribution_chart(
+            self.model.scores, self.model.probabilities, comparison.sim_scores,
+            comparison.sim_probabilities, mean=self.model.mean, sim_mean=simulated.mean,
+            title=self.title)
+        with self.chart.batch_update():
+            self.chart.data[1].x = full.data[1].x
+            self.chart.data[1].y = full.data[1].y
+            self.chart.layout.shapes = full.layout.shapes
+            self.chart.layout.annotations = full.layout.annotations
+        sync_widget_state(self.chart)
+
+    @property
+    def values(self) -> dict[str, float]:
+        """The model's mean and, once played, the simulated games' mean."""
+        values = {"model_mean": self.model.mean}
+        if self.comparison is not None:
+            values["simulated_mean"] = self.comparison.simulated.mean
+        return values
+
+    def wait(self, timeout: float | None = 120.0) -> None:
+        """Block until the simulated games are shown (tests)."""
+        self._worker.wait(timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,6 +304,6 @@ def heatmap_chart(figure: Any, *, size: int = 560, carry_bundle: bool = False) -
 __all__ = [
     "LessonView", "PositionExplorer", "ShownAfterAnswer", "both_seats", "chance_question",
     "give_away_by_target", "heatmap_chart",
-    "page_chart", "percent_text", "rules_against_optimal", "rules_give_away", "solo_model_vs_game",
+    "SoloModelVsGame", "page_chart", "percent_text", "rules_against_optimal", "rules_give_away",
     "turns_alone", "turns_by_hold_total",
 ]
