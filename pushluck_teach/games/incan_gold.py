@@ -1091,20 +1091,27 @@ class IncanGoldLevelGraph:
         threshold have left, before the flip (a draw-only code, like a round's start)."""
         c, inside = _field(codes, "carried"), _field(codes, "inside")
         path, arts = _field(codes, "path"), _field(codes, "arts")
+
+        c, inside, path, arts, _ = self._after_leaving(self._leavers(c, inside), c, inside,
+                                                      path, arts)
+        return _KIND_START | self._compose(
+            tcode=_field(codes, "tcode"), amask=_field(codes, "amask"),
+            struct=_field(codes, "struct"), carried=c, inside=inside, path=path, arts=arts)
+
+    def _after_leaving(self, leavers: Any, c: Any, inside: Any, path: Any, arts: Any
+                       ) -> tuple[Any, Any, Any, Any, Any]:
+        """``leavers`` (a mask per code) leave: they split the path, a lone one takes the
+        artifacts; once nobody else is inside, explorer 0 carries it all.  The new ``carried``,
+        ``inside``, ``path`` and ``arts``, and whether explorer 0 is now alone."""
         import numpy as np
 
-        leavers = self._leavers(c, inside)
         count = self.popcount[leavers]
-        path = path % np.maximum(count, 1)
+        path = np.where(count > 0, path % np.maximum(count, 1), path)
         arts = np.where(count == 1, 0, arts)
         inside = inside & ~leavers
         solo = inside == 0
         c = np.where(solo, c + path + arts, c)
-        path = np.where(solo, 0, path)
-        arts = np.where(solo, 0, arts)
-        return _KIND_START | self._compose(
-            tcode=_field(codes, "tcode"), amask=_field(codes, "amask"),
-            struct=_field(codes, "struct"), carried=c, inside=inside, path=path, arts=arts)
+        return c, inside, np.where(solo, 0, path), np.where(solo, 0, arts), solo
 
     def inline_values(self, codes: Any, context: Any) -> Any:
         """``V`` of inline decisions as the recursion takes it: ``stop`` (leave with the others
@@ -1132,14 +1139,7 @@ class IncanGoldLevelGraph:
             # The others decide (not before the first flip): leavers split the path, a lone
             # one takes the artifacts; once nobody else is inside, explorer 0 has it all.
             leavers = self._leavers(c, inside) * (_field(codes, "kind") == 0)
-            count = self.popcount[leavers]
-            path = np.where(count > 0, path % np.maximum(count, 1), path)
-            arts = np.where(count == 1, 0, arts)
-            inside = inside & ~leavers
-            solo = inside == 0
-            c = np.where(solo, c + path + arts, c)
-            path = np.where(solo, 0, path)
-            arts = np.where(solo, 0, arts)
+            c, inside, path, arts, solo = self._after_leaving(leavers, c, inside, path, arts)
             k = 1 + self.popcount[inside]
         else:
             solo = np.ones(len(codes), bool)
