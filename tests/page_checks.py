@@ -38,10 +38,9 @@ from pathlib import Path
 from test_browser import (
     NOTEBOOKS,
     PAGE_TIMEOUT_MS,
-    TRACEBACK_MARKERS,
-    WIDGET_ERRORS,
     AppServer,
     PageWatch,
+    assert_no_errors,
     draw_stop_page,
 )
 from test_browser_plain_words import FORBIDDEN
@@ -194,16 +193,11 @@ def check_layout(page, watch: PageWatch, where: str, *, projector: bool) -> None
     top, nothing clicked yet)."""
     report = page.evaluate(LAYOUT_REPORT, [KEY_SELECTOR, NOT_READ_FROM_AFAR])
     text = page.inner_text("body")
-    for marker in TRACEBACK_MARKERS:
-        assert marker not in text, f"{where}: the page shows {marker!r}"
-    for marker in WIDGET_ERRORS:
-        assert marker not in text.lower(), f"{where}: a widget shows {marker!r}"
+    assert_no_errors(text, watch, where)
     # no solver internals on any page, lessons, lab and guide included (the Play pages' walk,
     # class names too: test_browser_plain_words.py; here labels run together, "CardsA")
     internals = [word for word in FORBIDDEN if word in text]
     assert internals == [], f"{where}: the page shows {internals}"
-    assert watch.page_errors == [], f"{where}: page errors {watch.page_errors[:3]}"
-    assert watch.console_errors == [], f"{where}: console errors {watch.console_errors[:3]}"
     assert report["cut"] == [], f"{where}: text cut off: {report['cut'][:6]}"
     assert report["probability"] == [], f"{where}: probability axes: {report['probability']}"
     assert report["charts"] == [], f"{where}: chart titles: {report['charts'][:6]}"
@@ -321,13 +315,7 @@ def check_projector_fit(page, watch: PageWatch, notebook: str) -> None:
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"projector_{Path(notebook).stem}.png"))
     where = f"{notebook} (projector mode, after its clicks)"
-    text = page.inner_text("body")
-    for marker in TRACEBACK_MARKERS:
-        assert marker not in text, f"{where}: the page shows {marker!r}"
-    for marker in WIDGET_ERRORS:
-        assert marker not in text.lower(), f"{where}: a widget shows {marker!r}"
-    assert watch.page_errors == [], f"{where}: page errors {watch.page_errors[:3]}"
-    assert watch.console_errors == [], f"{where}: console errors {watch.console_errors[:3]}"
+    assert_no_errors(page.inner_text("body"), watch, where)
     assert report["pageWidth"] <= WIDTH, (where, report)
     assert report["sticking"] == [], (where, report)
     assert report["sideways"] == [], (where, report)

@@ -301,15 +301,24 @@ def open_page(browser, server: VoilaServer, notebook: str, ready: str):
     return page, watch
 
 
+def assert_no_errors(text: str, watch: PageWatch, where: str) -> None:
+    """No traceback and no widget error in the page's ``text``, and no page or console error
+    seen by ``watch`` (any uncaught one fails the page, not only a known message)."""
+    for marker in TRACEBACK_MARKERS:
+        assert marker not in text, f"{where}: the page shows {marker!r}"
+    for marker in WIDGET_ERRORS:
+        assert marker not in text.lower(), f"{where}: a widget shows {marker!r}"
+    assert watch.page_errors == [], f"{where}: page errors {watch.page_errors[:3]}"
+    assert watch.console_errors == [], f"{where}: console errors {watch.console_errors[:3]}"
+
+
 def assert_clean(page, watch: PageWatch, notebook: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # Voilà scrolls inside its own container, so a tall viewport shows the whole page.
     page.set_viewport_size({"width": 1400, "height": 3000})
     page.wait_for_timeout(500)
     page.screenshot(path=str(SCREENSHOTS / f"{Path(notebook).stem}.png"), full_page=True)
-    text = page.inner_text("body")
-    for marker in TRACEBACK_MARKERS:
-        assert marker not in text, f"{notebook}: the page shows {marker!r}"
+    assert_no_errors(page.inner_text("body"), watch, notebook)
     assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0, (
         f"{notebook}: a cell wrote to stderr")
     assert watch.outside_hosts() == [], f"{notebook} requested: {watch.outside_hosts()[:5]}"
@@ -317,11 +326,6 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
     # extension (a second 4.7 MB copy no page output uses) is on voila.json's denylist
     second_plotly = [url for url in watch.requests if "labextensions/jupyterlab-plotly" in url]
     assert second_plotly == [], f"{notebook} loaded plotly's mime extension: {second_plotly[:2]}"
-    # Any uncaught page error or console error fails the page, not only a known message.
-    assert watch.page_errors == [], f"{notebook}: page errors {watch.page_errors[:3]}"
-    assert watch.console_errors == [], f"{notebook}: console errors {watch.console_errors[:3]}"
-    for marker in WIDGET_ERRORS:
-        assert marker not in text.lower(), f"{notebook}: a widget shows {marker!r}"
 
 
 def cli_odds(game: str, flags: dict[str, str], options: dict[str, str],
