@@ -633,29 +633,41 @@ GAUGE_READ = """() => {
 }"""
 
 
-def check_gauge(page, checked: dict, timeout: float = 90.0) -> float:
-    """Wait until the win gauge equals the chance to win under optimal play from the page's
-    position, by the command line: the better of ``pushluck odds ... --objective win``'s
-    chances after each action (and, at 0-0 before any card, ``pushluck solve``'s first-player
-    chance).  The gauge shows a percentage to one decimal."""
+def expected_gauge(checked: dict) -> float:
+    """The chance to win under optimal play from a checked position, by the command line: the
+    better of ``pushluck odds ... --objective win``'s chances after each action (and, at 0-0
+    before any card, ``pushluck solve``'s first-player chance, which must agree)."""
     flags = checked["flags"]
     options = json.loads(checked["options"])
     chances = cli_win_chances(checked["game"], flags, options)
     expected = max(p for p in (chances["p_win_draw"], chances["p_win_stop"]) if p is not None)
     if not flags.get("drawn") and int(flags.get("score", 0)) == int(flags.get("opponent", 0)) == 0:
         assert cli_solve(checked["game"], options) == pytest.approx(expected, abs=1e-9)
+    return expected
+
+
+def check_gauge(page, checked: dict, timeout: float = 90.0) -> float:
+    """Wait until the win gauge shows (a percentage to one decimal) the command line's chance to
+    win from the position the page shows.  When the page moves on meanwhile (bots play, a new
+    game starts), the position it shows now is checked again and the gauge held to that one."""
     deadline = time.monotonic() + timeout
+    expected = expected_gauge(checked)
     while True:
         shown = page.evaluate(GAUGE_READ)
         if shown is not None and abs(float(shown) - 100 * expected) <= 0.05 + 1e-9:
             return expected
+        now = check_numbers(page)
+        if now is not None and (now["flags"], now["options"]) != (checked["flags"],
+                                                                   checked["options"]):
+            checked, expected = now, expected_gauge(now)
+            continue
         if time.monotonic() > deadline:
             label = page.evaluate("() => (document.querySelector('.pushluck-win-chance') "
                                   "|| {}).innerText")
             table = page.inner_text(".pushluck-table")
-            raise AssertionError(f"{checked['game']} {flags}: the gauge shows {shown}%, the "
-                                 f"command says {100 * expected:.3f}% ({label!r}; table: "
-                                 f"{table[:400]!r})")
+            raise AssertionError(f"{checked['game']} {checked['flags']}: the gauge shows "
+                                 f"{shown}%, the command says {100 * expected:.3f}% ({label!r};"
+                                 f" table: {table[:400]!r})")
         page.wait_for_timeout(500)
 
 
