@@ -205,9 +205,8 @@ def odds_command(args: argparse.Namespace) -> int:
         payload["turn_total"] = float(analysis.turn_total)
         if model.assumed():
             payload["assumed"] = model.assumed()
-        if args.exact:
-            payload.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()
-                            if k in fraction_fields})
+        payload.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()
+                        if k in fraction_fields})
         print(json.dumps(payload))
         return 0
     print(f"{spec.title}: {model.describe(state)}")
@@ -499,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="points: this turn's points (default); win: the chance to win the "
                            "game after each action (games with a whole-game solution)")
     odds.add_argument("--exact", action="store_true",
-                      help="exact fractions even where they take seconds (and in --json)")
+                      help="exact fractions even where they take seconds")
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     odds.set_defaults(handler=odds_command)
 

@@ -329,11 +329,11 @@ def assert_clean(page, watch: PageWatch, notebook: str) -> None:
 
 
 def cli_odds(game: str, flags: dict[str, str], options: dict[str, str],
-             objective: str = "points") -> dict:
-    """``pushluck odds GAME ... --json --exact`` for the position a page reports (with
-    ``--objective win`` when the page's command has it), run in this process once per
-    position (:mod:`pushluck_cli`)."""
-    args = ["odds", game, "--json", "--exact"]
+             objective: str = "points", exact: bool = True) -> dict:
+    """``pushluck odds GAME ... --json`` for the position a page reports (with ``--exact``
+    unless ``exact`` is False, and ``--objective win`` when the page's command has it), run in
+    this process once per position (:mod:`pushluck_cli`)."""
+    args = ["odds", game, "--json"] + (["--exact"] if exact else [])
     if objective == "win":
         args += ["--objective", "win"]
     for key, value in flags.items():
@@ -455,7 +455,7 @@ def test_anywidget_models_get_time_to_start_on_a_loaded_machine(server, browser)
 
 
 def numbers_disagree(shown: dict, odds: dict) -> list[str]:
-    """The panel's numbers against ``pushluck odds --json --exact`` (exact fractions, or floats
+    """The panel's numbers against ``pushluck odds --json`` (exact fractions, or floats
     to 1e-9 where the panel shows floats); the names of those that differ."""
     wrong = []
     for key, name in ODDS_KEYS.items():
@@ -482,8 +482,11 @@ def check_numbers(page, timeout: float = 90.0) -> dict | None:
         if shown.get("best", "none") == "none":
             return None
         flags = json.loads(shown["flags"])
+        # Fractions where the page shows fractions (the next card's chance always is one);
+        # where it shows decimals, the command's decimals, without seconds of fractions.
         odds = cli_odds(shown["game"], flags, json.loads(shown["options"]),
-                        objective=shown.get("command_objective", "points"))
+                        objective=shown.get("command_objective", "points"),
+                        exact=shown.get("exactValues") == "true")
         if shown.get("objective") == "win":  # the coach aims at winning the game
             wrong = ([] if odds.get("objective") == "win" else ["the command is not --objective"
                                                                 " win"])

@@ -155,3 +155,19 @@ def test_odds_prints_decimals_at_once_where_fractions_take_seconds(
 
     assert "   = " in ev_optimal(exact)
     assert ev_optimal(exact).split()[4] == ev_optimal(decimals).split()[4]
+
+
+def test_odds_json_gives_every_fraction_it_has(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json`` without ``--exact`` carries the fractions it found at once: all of them for
+    a small turn (Pig after 4 and 6: 1/6 to bust, 10 banked), and only the next card's chance
+    where the expected values came out in decimals (Incan Gold's round 3 start: no trap can
+    repeat on the first card)."""
+    assert main(["odds", "pig", "--drawn", "4 6", "--json"]) == 0
+    small = json.loads(capsys.readouterr().out)
+    assert small["p_bust_next_exact"] == "1/6" and small["ev_stop_exact"] == "10/1"
+    assert "exact_refused" not in small and "ev_optimal_exact" in small
+    assert main(["odds", "incan-gold", "--round", "3", "--json"]) == 0
+    big = json.loads(capsys.readouterr().out)
+    assert big["exact_refused"].startswith("exact fractions need over")
+    assert big["p_bust_next_exact"] == "0/1" and "ev_optimal_exact" not in big
+    assert big["ev_optimal"] > 0

@@ -527,6 +527,62 @@ def test_level_solve_equals_the_recursion_everywhere(position: dict) -> None:
         1 for s in plain.solved_values() if s[0] == "end")
 
 
+# Those whose walks take under three seconds (the others add half a minute, nothing new).
+DISTRIBUTION_POSITIONS = [p for p in LEVEL_POSITIONS[:-2]
+                          if p.get("round") not in (3, 4) and p.get("others") != "4,12"]
+
+
+@pytest.mark.parametrize("position", DISTRIBUTION_POSITIONS, ids=lambda p: " ".join(
+    f"{k}={v}" for k, v in p.items()))
+def test_result_distribution_on_arrays_is_the_walks(position: dict) -> None:
+    """The turn's result distribution pushed forward on arrays (optimal play, and stopping at
+    3, 8 and 15 gems) has the results of the recursion's walk of the policy's graph, each with
+    its chance to 1e-12; under optimal play its mean is the solver's value."""
+    from pushluck_teach.solve.levels import level_distribution
+
+    model, state = incan_gold_position(V, **position)
+    graph = model.level_graph()
+    code = graph.code(state)
+    solver = TurnSolver(model, max_states=None)
+    assert solver._solve_levels(state)  # noqa: SLF001 - on arrays whatever its size
+    table = solver._level_table_holding(code)  # noqa: SLF001
+    pairs = [(level_distribution(graph, code, table=table),
+              solver.distribution(state, solver.best_action))]  # a plain policy: the walk
+    for threshold in (3, 8, 15):
+        policy = solver.threshold_policy(threshold)
+        pairs.append((level_distribution(graph, code, stop_at=threshold),
+                      solver.distribution(state, lambda s, p=policy: p(s))))
+    for arrays, walk in pairs:
+        assert list(arrays) == list(walk)
+        assert all(arrays[r] == pytest.approx(walk[r], abs=1e-12) for r in walk)
+    optimal = pairs[0][0]
+    assert sum(r * p for r, p in optimal.items()) == pytest.approx(solver.value(state),
+                                                                  rel=1e-12)
+
+
+def test_a_round_start_in_company_has_its_result_chart_on_arrays() -> None:
+    """Round 2 of a variant nothing ships (sprung traps stay in), one explorer beside you
+    leaving at 10: the optimal policy reaches about 1.8 million states, a walk of minutes; the
+    distribution comes from the arrays (its mean is the turn's value; stopping at 10 never
+    banks 1 to 9 gems)."""
+    from pushluck_teach.solve.turn import watching
+
+    model, state = get_game("incan-gold").position(
+        get_game("incan-gold").variant(["remove_sprung_trap=false"]), round=2, others=(10,))
+    solver = TurnSolver(model)
+    calls: list[int] = []
+    with watching(calls.append):
+        optimal = solver.distribution(state, max_states=300_000)
+        by_threshold = solver.distribution(state, solver.threshold_policy(10),
+                                           max_states=300_000)
+    assert sum(optimal.values()) == pytest.approx(1, abs=1e-12)
+    assert sum(r * p for r, p in optimal.items()) == pytest.approx(solver.value(state),
+                                                                  rel=1e-12)
+    assert sum(by_threshold.values()) == pytest.approx(1, abs=1e-12)
+    assert not [r for r in by_threshold if 0 < r < 10]
+    assert len(calls) < 1000  # level by level, not state by state
+
+
 def test_level_graph_outcomes_are_the_models() -> None:
     """The arrays' outcomes of a flip, slot by slot, are the model's ``transitions`` (weights
     and states, in order), for decisions alone and in company (fast: no solve)."""

@@ -138,6 +138,32 @@ def test_level_tables_equal_the_recursion_at_known_positions(relic: str | None,
     assert _compare_all_states(model, state) > 10
 
 
+@pytest.mark.parametrize(("relic", "drawn"), [
+    ("K", "9h 9d"), ("Q", "Kh Kd Ks Kc Jh Jd"), ("A", "JK 9h 9d"),
+    ("J", "Kh Kd Ks Kc Jh Jd 10h 10d 10s 10c Qh Qd Qs 9h"),
+])
+def test_the_optimal_result_distribution_on_arrays_is_the_walks(relic: str | None,
+                                                                drawn: str) -> None:
+    """The turn's result distribution under optimal play pushed forward on the level table
+    (queen and jack choices inline, a relic's actions, proved stops) has the results of the
+    recursion's walk of the optimal policy, each with its chance to 1e-12."""
+    position: dict[str, Any] = {"drawn": drawn}
+    if relic is not None:
+        position["relic"] = relic
+    model, state = SPEC.position(CaptainSevenVariant(relics=True), **position)
+    graph = model.level_graph()
+    code = graph.code(state)
+    solver = TurnSolver(model, max_states=None)
+    assert solver._solve_levels(state)  # noqa: SLF001 - on arrays whatever its size
+    arrays = levels.level_distribution(
+        graph, code, table=solver._level_table_holding(code))  # noqa: SLF001
+    walk = solver.distribution(state, solver.best_action)  # a plain policy: the walk
+    assert list(arrays) == list(walk)
+    assert all(arrays[r] == pytest.approx(walk[r], abs=1e-12) for r in walk)
+    assert sum(r * p for r, p in arrays.items()) == pytest.approx(solver.value(state),
+                                                                 rel=1e-12)
+
+
 @pytest.mark.parametrize("chunk", [3, 40])
 def test_any_chunk_size_gives_the_recursions_values(monkeypatch: pytest.MonkeyPatch,
                                                     chunk: int) -> None:

@@ -1071,6 +1071,12 @@ class IncanGoldLevelGraph:
     def stop_is_optimal(self, codes: Any) -> Any:
         return self._leave(codes)[1]
 
+    def turn_total(self, codes: Any) -> Any:
+        """The models' ``turn_total`` where leaving is legal: what leaving now takes home."""
+        import numpy as np
+
+        return np.nan_to_num(self._leave(codes)[0], nan=0.0)
+
     # ---- decisions where another explorer leaves: inline ----------------------------------
     def inline(self, codes: Any) -> Any:
         """The decisions in company where another explorer leaves now (module docstring,

@@ -16,6 +16,9 @@ and whenever NumPy is missing: the pure-Python recursion stays complete) or a *l
 * ``is_terminal(codes)``, ``payoff(codes)`` (terminal codes, ``float64``);
 * ``stop_value(codes)``: what stopping banks where ``stop`` is legal, NaN elsewhere;
 * ``stop_is_optimal(codes)``: the model's proved stopping rule (read where ``stop`` is legal);
+* optionally ``turn_total(codes)``: the model's ``turn_total`` where ``stop`` is legal (read only
+  there): a threshold policy's distribution is then pushed forward on arrays
+  (:func:`level_distribution`);
 * ``transitions(codes, action)`` for every other action: ``(legal[n], weights[n, K],
   successors[n, K])``; where legal, the slots of positive weight read left to right are exactly
   ``model.transitions(state, action)`` (slots of weight 0 are padding);
@@ -70,7 +73,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from pushluck_teach.games.base import STOP, TurnModel
+from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
 
 # The budget of a float solve on the array path, in stored states (17 bytes each once solved,
 # a few times that at the peak of a level): a position whose model estimates more is refused up
@@ -122,6 +125,17 @@ class LevelTable:
     @property
     def size(self) -> int:
         return sum(len(codes) for codes, _, _ in self.levels.values())
+
+    def holds(self, graph: Any, code: int) -> bool:
+        """Whether ``code`` is one of this table's states."""
+        import numpy as np
+
+        found = self.levels.get(int(graph.level(code)))
+        if found is None:
+            return False
+        codes = found[0]
+        i = int(np.searchsorted(codes, code))
+        return i < len(codes) and int(codes[i]) == code
 
 
 def _unique(parts: list[Any]) -> Any:
@@ -474,6 +488,144 @@ def solve_levels(graph: Any, root: int, *, max_states: int | None = None,
     levels = _forward(graph, root, max_states, refuse, lambda count: check(count // 2))
     found = sum(len(codes) for _, codes in levels)
     return _backward(graph, levels, lambda count: check((found + count) // 2))
+
+
+class NotOnArrays(LookupError):
+    """A distribution the arrays cannot give (a choice the policy leaves to values no table
+    holds): the recursion's walk gives it."""
+
+
+def _table_best(table: LevelTable, graph: Any, codes: Any) -> tuple[Any, Any]:
+    """``(best action index, found)`` of decision codes in ``table``."""
+    import numpy as np
+
+    best = np.full(len(codes), -1, dtype=np.int8)
+    found = np.zeros(len(codes), dtype=bool)
+    for target, mask in _by_level(graph.level(codes)):
+        known = table.levels.get(target)
+        if known is None:
+            continue
+        known_codes, _, known_best = known
+        part = codes[mask]
+        index = np.minimum(np.searchsorted(known_codes, part), len(known_codes) - 1)
+        hit = known_codes[index] == part
+        best[mask] = np.where(hit, known_best[index], -1)
+        found[mask] = hit
+    return best, found
+
+
+def level_distribution(graph: Any, root: int, *, table: LevelTable | None = None,
+                       stop_at: float | None = None, max_states: int | None = None,
+                       too_many: Callable[[], Exception] | None = None,
+                       checkpoint: Callable[[int], None] | None = None) -> dict[float, float]:
+    r"""The distribution of the turn's result (``payoff``) from ``root``, as
+    ``{result: probability}`` sorted by result: probability mass pushed forward level by level.
+
+    The policy: with ``stop_at``, stop where stopping is legal once the turn total
+    (``graph.turn_total``) is at least ``stop_at``, else draw; without, the optimal policy of
+    ``table`` (a level solve holding ``root``): its best action where it stores the code, stop
+    at a proved stop, and the best action by the tie rule (:func:`_best`, from the table's
+    values) at an inline code.  A level's mass :math:`m` reaches each outcome :math:`s'_k` of
+    the action taken as :math:`m\,w_k/\sum_j w_j`; a stop or a turn's end files :math:`m`
+    under its result.  The same distribution as the recursion's walk of the policy's graph
+    (:meth:`.turn.TurnSolver.distribution`), up to the order of the float sums.
+    ``max_states``: stop with ``too_many()`` once more decision codes are reached;
+    ``checkpoint(codes so far)`` between levels and chunks.  :class:`NotOnArrays` where a
+    threshold policy meets a choice other than draw or stop."""
+    import numpy as np
+
+    check = checkpoint or (lambda _: None)
+    stop_index = graph.actions.index(STOP) if STOP in graph.actions else None
+    solved = None if table is None else {
+        level: (codes, values) for level, (codes, values, _) in table.levels.items()}
+    pending: dict[int, list[tuple[Any, Any]]] = {
+        int(graph.level(root)): [(np.array([root], dtype=np.int64), np.ones(1))]}
+    results: list[tuple[Any, Any]] = []
+    count = 0
+    while pending:
+        level = min(pending)
+        parts = pending.pop(level)
+        codes, inverse = np.unique(np.concatenate([c for c, _ in parts]), return_inverse=True)
+        mass = np.bincount(inverse, weights=np.concatenate([m for _, m in parts]),
+                           minlength=len(codes))
+        count += len(codes)
+        if max_states is not None and count > max_states:
+            raise too_many() if too_many is not None else PositionError(
+                f"more than {max_states:,} states are reachable from here")
+        check(count)
+        for start in range(0, len(codes), CHUNK * 16):
+            if start:
+                check(count)
+            part = slice(start, start + CHUNK * 16)
+            for found_codes, found_mass, result in _push(
+                    graph, codes[part], mass[part], _choices(graph, codes[part], table, solved,
+                                                             stop_at, stop_index)):
+                if not len(found_codes):
+                    continue
+                if result:
+                    results.append((found_codes, found_mass))
+                    continue
+                for target, mask in _by_level(graph.level(found_codes)):
+                    pending.setdefault(target, []).append((found_codes[mask], found_mass[mask]))
+    if not results:
+        return {}
+    values, inverse = np.unique(np.concatenate([v for v, _ in results]), return_inverse=True)
+    chance = np.bincount(inverse, weights=np.concatenate([m for _, m in results]))
+    return {float(v): float(p) for v, p in zip(values.tolist(), chance.tolist(), strict=True)
+            if p > 0}
+
+
+def _choices(graph: Any, codes: Any, table: LevelTable | None, solved: Any,
+             stop_at: float | None, stop_index: int | None) -> Any:
+    """The index (in ``graph.actions``) of the action the policy takes at each code."""
+    import numpy as np
+
+    stop, stop_legal, expand = _expanded(graph, codes)
+    if stop_at is not None:
+        draw = graph.actions.index(DRAW)
+        choice = np.full(len(codes), draw, dtype=np.int8)
+        if stop_index is not None:
+            choice[stop_legal & (graph.turn_total(codes) >= stop_at)] = stop_index
+        return choice
+    assert table is not None
+    choice, found = _table_best(table, graph, codes)
+    if stop_index is not None:
+        choice[~expand] = stop_index  # a proved stop only stops
+    rest = expand & ~found
+    if rest.any():
+        choice[rest] = _best(graph, codes[rest], solved)[1]
+    return choice
+
+
+def _push(graph: Any, codes: Any, mass: Any, choice: Any) -> Iterator[tuple[Any, Any, bool]]:
+    """``(codes, mass, is a result)`` pushed one step from ``codes`` by their ``choice``:
+    results (a stop's bank, a turn's end) keyed by their value, decisions by their code."""
+    import numpy as np
+
+    for index, action in enumerate(graph.actions):
+        chosen = choice == index
+        if not chosen.any():
+            continue
+        if action == STOP:
+            yield graph.stop_value(codes[chosen]), mass[chosen], True
+            continue
+        from_codes, from_mass = codes[chosen], mass[chosen]
+        legal, weights, successors = graph.transitions(from_codes, action)
+        if not legal.all():
+            # a threshold policy's draw where drawing is illegal: stop there if it may
+            stop = graph.stop_value(from_codes[~legal])
+            if np.isnan(stop).any():
+                raise NotOnArrays(f"no {action!r} at a code the policy chose it for")
+            yield stop, from_mass[~legal], True
+            from_codes, from_mass = from_codes[legal], from_mass[legal]
+            weights, successors = weights[legal], successors[legal]
+        used = weights > 0
+        share = (from_mass / weights.sum(axis=1))[:, None] * weights
+        reached, reached_mass = successors[used], share[used]
+        end = graph.is_terminal(reached)
+        if end.any():
+            yield graph.payoff(reached[end]), reached_mass[end], True
+        yield reached[~end], reached_mass[~end], False
 
 
 class _NotStored(LookupError):

@@ -614,21 +614,10 @@ class TurnSolver(Generic[S]):
         """The optimal policy as a callable ``state -> action``."""
         return self.best_action
 
-    def threshold_policy(self, threshold: Number) -> Policy:
+    def threshold_policy(self, threshold: Number) -> ThresholdPolicy:
         """Stop once the turn total reaches ``threshold`` (where stopping is legal); draw
         otherwise; any other choice (an ace's value, say) is made optimally."""
-
-        def choose(state: S) -> str:
-            actions = self.model.actions(state)
-            if STOP in actions and self.model.turn_total(state) >= threshold:
-                return STOP
-            if DRAW in actions:
-                return DRAW
-            if STOP in actions:
-                return STOP
-            return self.best_action(state)
-
-        return choose
+        return ThresholdPolicy(self, threshold)
 
     def _check_action(self, state: S, action: str) -> None:
         if action not in self.model.actions(state):
@@ -855,6 +844,10 @@ class TurnSolver(Generic[S]):
             refusal = self._over_budget(state)[1]
             if refusal is not None:
                 raise refusal
+        if outcome is None:
+            on_arrays = self._level_distribution(state, policy, max_states)
+            if on_arrays is not None:
+                return on_arrays
         choose = policy or self.best_action
         model = self.model
         graph = policy_graph(model, state, choose, max_states=max_states)
@@ -878,6 +871,60 @@ class TurnSolver(Generic[S]):
                 share = p * weight / total
                 mass[nxt] = mass.get(nxt, self._num(0)) + share
         return {self._out(k): self._out(result[k]) for k in sorted(result)}
+
+    def _level_distribution(self, state: S, policy: Policy | None, max_states: int | None
+                            ) -> dict[Any, Number] | None:
+        """:meth:`distribution` pushed forward on the model's level graph
+        (:func:`.levels.level_distribution`): the optimal policy from a state a level table
+        holds, or a threshold policy; ``None`` where the arrays do not apply (exact mode, no
+        graph, a small turn the recursion solved, another policy).  A budget given is the
+        array path's own (:func:`.levels.graph_budget`), as for a solve."""
+        graph = self._graph
+        if self.exact or graph is None or not (policy is None
+                                               or isinstance(policy, ThresholdPolicy)):
+            return None
+        code = graph.code(state)
+        if code is None or (policy is not None and not hasattr(graph, "turn_total")):
+            return None
+        from pushluck_teach.solve import levels as level_solver
+
+        table = None
+        if policy is None:
+            if self._settled(state) or not self._level_path(self.model.estimated_states(state)):
+                return None
+            self.value(state)
+            table = self._level_table_holding(code)
+            if table is None:
+                return None
+        limit = None if max_states is None else max(max_states,
+                                                    level_solver.graph_budget(graph))
+        try:
+            return level_solver.level_distribution(
+                graph, code, table=table,
+                stop_at=None if policy is None else policy.threshold, max_states=limit,
+                too_many=lambda: TooManyStates(
+                    f"more than {limit} states are reachable from here"),
+                checkpoint=_checkpoint)
+        except level_solver.NotOnArrays:
+            return None
+
+    def distributions_on_arrays(self, state: S) -> bool:
+        """Whether :meth:`distribution` from ``state`` (optimal play, or a threshold policy)
+        is pushed forward on arrays: seconds where a walk of the same turn takes minutes, so a
+        live chart may ask about larger turns."""
+        graph = self._graph
+        return (not self.exact and graph is not None and hasattr(graph, "turn_total")
+                and not self._settled(state) and graph.code(state) is not None
+                and self._level_path(self.model.estimated_states(state)))
+
+    def _level_table_holding(self, code: int) -> Any:
+        """The level table of this solver that holds ``code`` (and so every state it leads
+        to), or ``None``."""
+        memo = self._values
+        for table in reversed(getattr(memo, "tables", [])):
+            if table.holds(self._graph, code):
+                return table
+        return None
 
     def capped_distributions(self, state: S | None, caps: Iterable[int]
                              ) -> dict[int, dict[Any, Number]]:
@@ -994,6 +1041,27 @@ class TurnSolver(Generic[S]):
         """States whose values came from a shipped table (:mod:`.turn_tables`) when this
         solver started: the table and what other solvers of the same state space added."""
         return self._seeded
+
+
+@dataclass(frozen=True)
+class ThresholdPolicy:
+    """Stop once the turn total reaches ``threshold`` (where stopping is legal); draw
+    otherwise; any other choice is ``solver``'s best action.  A policy (state → action) that
+    a solver also recognises, to push a distribution forward on arrays."""
+
+    solver: TurnSolver[Any]
+    threshold: Number
+
+    def __call__(self, state: Any) -> str:
+        model = self.solver.model
+        actions = model.actions(state)
+        if STOP in actions and model.turn_total(state) >= self.threshold:
+            return STOP
+        if DRAW in actions:
+            return DRAW
+        if STOP in actions:
+            return STOP
+        return self.solver.best_action(state)
 
 
 class TooManyStates(PositionError):

@@ -57,7 +57,8 @@ TOO_LARGE_HERE = ("This position can go on in too many ways to work out here in 
 #: what the coach says while the expected values are worked out in the worker
 COMPUTING_NOTE = "This position takes a while to work out — computing…"
 #: the result chart is skipped up front for a turn whose solve stores more states than this
-#: (its walk over every reachable position would take minutes)
+#: (its walk over every reachable position would take minutes), unless the solver pushes the
+#: distribution forward on arrays (``TurnSolver.distributions_on_arrays``)
 DISTRIBUTION_ESTIMATE_LIMIT = 600_000
 #: ... and given up after this long (it then says so in plain words)
 DISTRIBUTION_SECONDS = 40.0
@@ -763,8 +764,10 @@ class AnalysisPanel(widgets.VBox):
         by_threshold = self._dist_cache.get((model, state, threshold))
         if optimal is not None and by_threshold is not None:
             return optimal, by_threshold, 1000 * (time.perf_counter() - started)
-        estimate = cached_solver(model, False).estimated_states(state)
-        if estimate is not None and estimate > DISTRIBUTION_ESTIMATE_LIMIT:
+        solver = cached_solver(model, False)
+        estimate = solver.estimated_states(state)
+        if (estimate is not None and estimate > DISTRIBUTION_ESTIMATE_LIMIT
+                and not solver.distributions_on_arrays(state)):
             raise PositionError(f"about {estimate:,} states: over the chart's limit")
         limit = self.distribution_state_limit
         shown = [started]
