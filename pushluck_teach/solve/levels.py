@@ -544,10 +544,7 @@ def level_distribution(graph: Any, root: int, *, table: LevelTable | None = None
     count = 0
     while pending:
         level = min(pending)
-        parts = pending.pop(level)
-        codes, inverse = np.unique(np.concatenate([c for c, _ in parts]), return_inverse=True)
-        mass = np.bincount(inverse, weights=np.concatenate([m for _, m in parts]),
-                           minlength=len(codes))
+        codes, mass = _merged(pending.pop(level))
         count += len(codes)
         if max_states is not None and count > max_states:
             raise too_many() if too_many is not None else PositionError(
@@ -566,13 +563,34 @@ def level_distribution(graph: Any, root: int, *, table: LevelTable | None = None
                     results.append((found_codes, found_mass))
                     continue
                 for target, mask in _by_level(graph.level(found_codes)):
-                    pending.setdefault(target, []).append((found_codes[mask], found_mass[mask]))
+                    parts = pending.setdefault(target, [])
+                    parts.append((found_codes[mask], found_mass[mask]))
+                    if len(parts) > 8:  # bound the memory of a level still filling
+                        pending[target] = [_merged(parts)]
     if not results:
         return {}
     values, inverse = np.unique(np.concatenate([v for v, _ in results]), return_inverse=True)
     chance = np.bincount(inverse, weights=np.concatenate([m for _, m in results]))
     return {float(v): float(p) for v, p in zip(values.tolist(), chance.tolist(), strict=True)
             if p > 0}
+
+
+def _merged(parts: list[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """The distinct codes of ``parts`` (sorted) and the mass each holds in all of them (the
+    codes arrive as nearly sorted runs: a stable sort merges them)."""
+    import numpy as np
+
+    codes = np.concatenate([c for c, _ in parts]) if len(parts) > 1 else parts[0][0]
+    mass = np.concatenate([m for _, m in parts]) if len(parts) > 1 else parts[0][1]
+    order = np.argsort(codes, kind="stable")
+    codes, mass = codes[order], mass[order]
+    if len(codes) < 2:
+        return codes, mass
+    first = np.empty(len(codes), dtype=bool)
+    first[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    return codes[starts], np.add.reduceat(mass, starts)
 
 
 def _choices(graph: Any, codes: Any, table: LevelTable | None, solved: Any,
