@@ -172,6 +172,7 @@ def test_site_play_page_matches_cli(site_url, browser, stem):
             gauges.append(check_gauge(page, now, timeout=120))
 
     if stem in GAUGE_OPENINGS:
+        page.wait_for_selector(".pushluck-win-gauge[role=meter]", timeout=PAGE_TIMEOUT_MS)
         assert page.locator(".pushluck-objective").is_visible()
         check_the_gauge()
         assert gauges and gauges[0] == pytest.approx(GAUGE_OPENINGS[stem], abs=5e-5)
