@@ -58,6 +58,8 @@ rm -rf "$OUTPUT" "$WORK/lite/.jupyterlite.doit.db" "$WORK/lite/_output"
 # The voici page template links Font Awesome from a CDN; the app uses no icons (as the Voilà
 # app's "pushluck" template), so drop those links and the pages make no request off the site.
 find "$OUTPUT/voici" -name '*.html' -exec sed -i '/cdn\.jsdelivr\.net\/npm\/@fortawesome/d' {} +
+# Every page's first link leads to the start page (the first Tab shows it), as in the Voilà app.
+"$VENV/bin/python" scripts/site_prepare.py --pages-link "$OUTPUT/voici/render"
 # A page that reads a file (the Teachers Guide reads docs/*.md) makes the in-browser file system
 # look one folder above the site's files once, at api/all.json: answer "nothing there" rather
 # than 404 (a console error on the page).

@@ -17,7 +17,9 @@ already holds the pinned voici / JupyterLite / widget packages.  Steps, all into
    only when) the notebook runs in Pyodide, installs those wheels and makes an ImportError
    (NumPy/SciPy missing) print one plain line instead of a traceback.
 
-Only the wheel downloads and ``npm pack`` use the network (PyPI and npm registries).
+After ``voici build``, ``--pages-link RENDER`` puts the start-page link first in every page
+(:func:`add_pages_link`).  Only the wheel downloads and ``npm pack`` use the network (PyPI and
+npm registries).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import argparse
 import base64
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -256,11 +259,44 @@ def prepare_notebooks(source: Path, target: Path) -> list[str]:
     return names
 
 
+#: Every page's first link: the start page, off-screen until the first Tab gives it the focus
+#: (the Voilà app's page template, ``share/jupyter/voila/templates/pushluck``, has the same)
+PAGES_LINK = ('<nav class="pushluck-pages" aria-label="Pages"><a href="00_Start_Here.html">'
+              "All pages: the start page</a></nav>")
+PAGES_LINK_STYLE = (
+    "<style>.pushluck-pages a { position: absolute; left: -10000px; top: 0; }\n"
+    ".pushluck-pages a:focus { position: fixed; left: 8px; top: 8px; z-index: 10001;"
+    " padding: 0.4em 1em; background: #fff; color: #0b57a4; font: 1.1rem/1.4 sans-serif;"
+    " outline: 3px solid #1a1a1a; }</style>")
+
+
+def add_pages_link(render: Path) -> int:
+    """Put :data:`PAGES_LINK` first in every page ``voici build`` wrote to ``render``; the
+    number of pages."""
+    pages = sorted(render.glob("*.html"))
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        if "pushluck-pages" in html:
+            continue
+        html = html.replace("</head>", PAGES_LINK_STYLE + "</head>", 1)
+        html = re.sub(r"(<body[^>]*>)", lambda found: found.group(1) + PAGES_LINK, html,
+                      count=1)
+        page.write_text(html, encoding="utf-8")
+    return len(pages)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", type=Path, required=True)
-    parser.add_argument("--work", type=Path, required=True, help="build scratch folder")
+    parser.add_argument("--repo", type=Path)
+    parser.add_argument("--work", type=Path, help="build scratch folder")
+    parser.add_argument("--pages-link", type=Path, metavar="RENDER",
+                        help="after the build: the start-page link first in every page here")
     args = parser.parse_args()
+    if args.pages_link is not None:
+        print(f"site_prepare: the start-page link in {add_pages_link(args.pages_link)} pages")
+        return
+    if args.repo is None or args.work is None:
+        parser.error("--repo and --work are needed to prepare a build")
     work = args.work.resolve()
     lite = work / "lite"
     shutil.rmtree(lite, ignore_errors=True)

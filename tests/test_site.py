@@ -16,6 +16,8 @@ classes and ``data-`` attributes carry the numbers in both deployments.
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
 import re
 import subprocess
@@ -484,3 +486,152 @@ def test_site_page_has_no_serious_axe_violation(site_url, browser, stem, mode):
         axe_check(page, stem, mode)
     finally:
         page.close()
+
+
+# ---- parity: the site and the Voilà app show the same page after the same clicks ----------
+
+SNAPSHOT = """() => {
+  // the visible text of each element, outside the charts (whose drawn labels come in the
+  // order plotly draws them; their data is compared below)
+  const texts = (css) => Array.from(document.querySelectorAll(css))
+      .filter((e) => e.offsetParent !== null).map((e) => {
+        const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+        const words = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const p = n.parentElement;
+          if (p && p.offsetParent !== null && !p.closest('.js-plotly-plot') && n.data.trim())
+            words.push(n.data.trim());
+        }
+        return words.join('\\n');
+      });
+  const classes = new Set();
+  for (const e of document.querySelectorAll('[class*="pushluck-"]'))
+    if (e.offsetParent !== null)
+      for (const c of e.classList) if (c.startsWith('pushluck-')) classes.add(c);
+  const charts = Array.from(document.querySelectorAll('.js-plotly-plot')).map(
+    (d) => (d.data || []).map((t) => [t.name || '', t.x || [], t.y || []]));
+  return {table: texts('.pushluck-table'), numbers: texts('.pushluck-numbers'),
+          headline: texts('.pushluck-headline'), command: texts('.pushluck-cli'),
+          widgets: Array.from(classes).sort(), charts: JSON.stringify(charts)};
+}"""
+SETTLED = """() => {
+  const over = document.querySelector('.pushluck-finished');
+  if (over && over.innerText.trim()) return true;
+  const draw = document.querySelector('.pushluck-table .pushluck-action-draw');
+  const thinking = document.querySelector('.pushluck-bots-thinking');
+  return draw && !draw.disabled && !(thinking && thinking.offsetParent !== null)
+      && !document.querySelector('.pushluck-pending')
+      && !/computing…|Working out/.test(document.body.innerText);
+}"""
+#: what differs by design between the two deployments (the site runs no kernel on a server)
+ONLY_ON_ONE_SIDE = {"pushluck-kernel-status"}
+
+
+def settled_snapshot(page, timeout: float = 120.0) -> dict:
+    """The page's visible text, widgets and chart data once no bot is thinking, nothing is
+    being worked out and two reads half a second apart agree."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        page.wait_for_function(SETTLED, timeout=PAGE_TIMEOUT_MS)
+        now = page.evaluate(SNAPSHOT)
+        if now == last:
+            return now
+        last = now
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the page did not settle: {last}")
+
+
+def same_charts(site: list, voila: list) -> bool:
+    """The same traces with the same labels, and values equal to 1e-12 (a chance summed in
+    another order, on NumPy's arrays or walked in plain Python, differs in its last bits)."""
+    def close(a: object, b: object) -> bool:
+        if isinstance(a, float | int) and isinstance(b, float | int):
+            return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
+        if isinstance(a, list) and isinstance(b, list):
+            return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b, strict=True))
+        return a == b
+
+    return close(site, voila)
+
+
+def same_page(site: dict, voila: dict) -> list[str]:
+    """What differs between the two snapshots, in words."""
+    differences = []
+    for key in ("table", "numbers", "headline", "command", "charts"):
+        if key == "charts" and same_charts(json.loads(site[key]), json.loads(voila[key])):
+            continue
+        if site[key] != voila[key]:
+            lines = difflib.unified_diff("\n".join(voila[key]).splitlines()
+                                         if key != "charts" else [voila[key]],
+                                         "\n".join(site[key]).splitlines()
+                                         if key != "charts" else [site[key]],
+                                         "Voilà", "site", n=0, lineterm="")
+            differences.append(f"{key}: " + " | ".join(list(lines)[2:8])[:600])
+    widgets = set(site["widgets"]) ^ set(voila["widgets"])
+    if widgets - ONLY_ON_ONE_SIDE:
+        differences.append(f"widgets on one side only: {sorted(widgets - ONLY_ON_ONE_SIDE)}")
+    return differences
+
+
+#: The clicks both deployments get: draws, a stop (the bots then play), a draw
+PARITY_CLICKS = (".pushluck-action-draw", ".pushluck-action-draw", ".pushluck-action-stop",
+                 ".pushluck-action-draw")
+
+
+#: Where the site shows less than the Voilà app, and why (a strict xfail: fixed, it fails)
+PARITY_GAPS = {
+    "Play_Incan_Gold": "a round's result chart in company: the Voilà app pushes its 1.8 million "
+                       "states forward on NumPy's arrays in a second; the site, without NumPy, "
+                       "says it is not drawn",
+}
+
+
+def parity_marks(stem: str) -> list:
+    """Captain Seven's page (cards, the win gauge, the bots' turns) every run, the others in
+    the soak run."""
+    marks = [] if stem == "Play_Captain_Seven" else [pytest.mark.soak]
+    if stem in PARITY_GAPS:
+        marks.append(pytest.mark.xfail(strict=True, reason=PARITY_GAPS[stem]))
+    return marks
+
+
+@pytest.mark.parametrize("stem", [pytest.param(stem, marks=parity_marks(stem))
+                                  for stem in PLAY_PAGES])
+def test_site_and_voila_show_the_same_play_page_after_the_same_clicks(site_url, browser,
+                                                                      shared_app, stem):
+    """A Play page on the site and in the Voilà app, same seed, same clicks: the table's text,
+    the panel's numbers and headline, the check-it-yourself command, the charts' data (every
+    trace's labels and values) and the widgets on the page are the same at the opening and
+    after each click.  (Every Play page in the soak run; Captain Seven's every run.)"""
+    site, site_watch = open_site_page(browser, site_url, stem,
+                                      ".pushluck-table .pushluck-action-draw")
+    voila = browser.new_page()
+    voila_watch = PageWatch(voila)
+    voila.goto(shared_app.url(f"{stem}.ipynb"), timeout=PAGE_TIMEOUT_MS)
+    voila.wait_for_selector(".pushluck-table .pushluck-action-draw", state="visible",
+                            timeout=PAGE_TIMEOUT_MS)
+    steps = ["opening"]
+    shown = {"site": settled_snapshot(site), "voila": settled_snapshot(voila)}
+    for click in (None, *PARITY_CLICKS):
+        if click is not None:
+            can = [page.locator(f".pushluck-table {click}:not([disabled])").count() > 0
+                   for page in (site, voila)]
+            assert can[0] == can[1], f"{stem} after {steps}: {click} enabled {can} (site, Voilà)"
+            if not can[0]:  # (a stop before any card, say): the same on both, and skipped
+                continue
+            for name, page in (("site", site), ("voila", voila)):
+                page.locator(f".pushluck-table {click}:not([disabled])").first.click(
+                    timeout=PAGE_TIMEOUT_MS)
+                # the click's answer first (a busy kernel answers late), then a settled page
+                page.wait_for_function(f"(before) => ({SNAPSHOT})().table.join() !== before",
+                                       arg=",".join(shown[name]["table"]),
+                                       timeout=PAGE_TIMEOUT_MS)
+                shown[name] = settled_snapshot(page)
+            steps.append(click.removeprefix(".pushluck-action-"))
+        differences = same_page(shown["site"], shown["voila"])
+        assert not differences, f"{stem} after {steps}: {differences[:3]}"
+    assert_clean(site, site_watch, f"site_{stem}_parity")
+    assert_clean(voila, voila_watch, f"{stem}_parity")
+    site.close()
+    voila.close()
