@@ -145,8 +145,11 @@ def started_kernels(log: str) -> list[str]:
 
 
 def assert_no_kernel_died(log: str) -> None:
-    bad = [line for line in log.splitlines() if any(m in line for m in DEATH_MARKERS)]
-    assert not bad, "\n".join(bad)
+    """No line of the app's log says a kernel died or a handler failed; a failure quotes each
+    such line with the ten lines after it (a traceback's frames and its error)."""
+    lines = log.splitlines()
+    bad = [i for i, line in enumerate(lines) if any(m in line for m in DEATH_MARKERS)]
+    assert not bad, "\n---\n".join("\n".join(lines[i:i + 11]) for i in bad)
 
 
 def open_page(browser, url: str):
