@@ -361,21 +361,31 @@ def _stored(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> tuple
     in its level's sorted codes; a level not solved holds none of them)."""
     import numpy as np
 
-    values = np.zeros(len(codes), dtype=np.float64)
+    return _in_levels(graph, codes, solved, 1, np.float64, 0.0)
+
+
+def _in_levels(graph: Any, codes: Any, levels: dict[int, tuple[Any, ...]], column: int,
+               dtype: Any, missing: Any) -> tuple[Any, Any]:
+    """``(column of each code, found)``: each code looked up in its level's sorted codes
+    (``levels[level][0]``), the entry read from ``levels[level][column]`` (``missing`` where
+    the code is not there)."""
+    import numpy as np
+
+    out = np.full(len(codes), missing, dtype=dtype)
     found = np.zeros(len(codes), dtype=bool)
     if len(codes):
         at = graph.level(codes)
         for target, mask in _by_level(at):
-            known = solved.get(target)
+            known = levels.get(target)
             if known is None:
                 continue
-            known_codes, known_values = known
+            known_codes = known[0]
             part = codes[mask]
             index = np.minimum(np.searchsorted(known_codes, part), len(known_codes) - 1)
             hit = known_codes[index] == part
-            values[mask] = np.where(hit, known_values[index], 0.0)
+            out[mask] = np.where(hit, known[column][index], missing)
             found[mask] = hit
-    return values, found
+    return out, found
 
 
 def _looked_up(graph: Any, codes: Any, solved: dict[int, tuple[Any, Any]]) -> Any:
@@ -499,19 +509,7 @@ def _table_best(table: LevelTable, graph: Any, codes: Any) -> tuple[Any, Any]:
     """``(best action index, found)`` of decision codes in ``table``."""
     import numpy as np
 
-    best = np.full(len(codes), -1, dtype=np.int8)
-    found = np.zeros(len(codes), dtype=bool)
-    for target, mask in _by_level(graph.level(codes)):
-        known = table.levels.get(target)
-        if known is None:
-            continue
-        known_codes, _, known_best = known
-        part = codes[mask]
-        index = np.minimum(np.searchsorted(known_codes, part), len(known_codes) - 1)
-        hit = known_codes[index] == part
-        best[mask] = np.where(hit, known_best[index], -1)
-        found[mask] = hit
-    return best, found
+    return _in_levels(graph, codes, table.levels, 2, np.int8, -1)
 
 
 def level_distribution(graph: Any, root: int, *, table: LevelTable | None = None,
@@ -598,7 +596,7 @@ def _choices(graph: Any, codes: Any, table: LevelTable | None, solved: Any,
     """The index (in ``graph.actions``) of the action the policy takes at each code."""
     import numpy as np
 
-    stop, stop_legal, expand = _expanded(graph, codes)
+    _, stop_legal, expand = _expanded(graph, codes)
     if stop_at is not None:
         draw = graph.actions.index(DRAW)
         choice = np.full(len(codes), draw, dtype=np.int8)
