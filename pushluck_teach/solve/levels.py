@@ -130,12 +130,8 @@ class LevelTable:
         """Whether ``code`` is one of this table's states."""
         import numpy as np
 
-        found = self.levels.get(int(graph.level(code)))
-        if found is None:
-            return False
-        codes = found[0]
-        i = int(np.searchsorted(codes, code))
-        return i < len(codes) and int(codes[i]) == code
+        codes = np.array([code], dtype=np.int64)
+        return bool(_in_levels(graph, codes, self.levels, 1, np.float64, np.nan)[1][0])
 
 
 def _unique(parts: list[Any]) -> Any:
