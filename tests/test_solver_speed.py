@@ -17,6 +17,7 @@ import pytest
 
 from pushluck_teach.games import get_game
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.solve import speedups
 from pushluck_teach.solve.turn import TooManyStates, TurnSolver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,7 +198,7 @@ def test_a_solve_larger_than_the_budget_stops_at_the_budget() -> None:
     """A model without an estimate (Lands Uncharted: 15,395 states from the turn start)."""
     spec = get_game("lands-uncharted")
     model, state = spec.position(spec.variant_cls())
-    assert model.estimated_states(state) is None
+    assert speedups.estimated_states(model, state) is None
     # The recursion's backstop (a level graph stops at the budget itself: tests/test_levels.py)
     solver = TurnSolver(model, max_states=2_000, levels=False)  # stopped at four times that
     with pytest.raises(TooManyStates, match="more than 8,000 solver states"):
@@ -261,9 +262,9 @@ def test_a_start_values_table_whose_check_position_fails_is_not_used(
     spec = get_game("captain-seven")
     model, _ = spec.position(spec.variant_cls(relics=True), relic="J")
     assert turn_tables.shipped_start_values(model) is not None
-    key = model.start_values_key()
+    key = speedups.start_values_key(model)
     assert key is not None
-    check_model, _ = model.start_values_check()
+    check_model, _ = speedups.start_values_check(model)
     located = cache.locate(turn_tables._cache_key(check_model, key))
     assert located is not None
     arrays = dict(located[1])

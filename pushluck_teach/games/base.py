@@ -332,7 +332,10 @@ class TurnModel(ABC, Generic[State]):
     """One turn of a game as a finite MDP with enumerable, exactly weighted chance outcomes.
 
     Subclasses must be hashable value objects (frozen dataclasses), so that solvers can be cached
-    per model.  ``start`` is the position the model was built for.
+    per model.  ``start`` is the position the model was built for.  This is everything a game
+    says about its turn; what a model may offer the solver for speed alone (an estimate of a
+    solve's size, the turn on arrays, shipped values) is described in
+    :mod:`pushluck_teach.solve.speedups`.
     """
 
     game: ClassVar[str] = ""
@@ -381,57 +384,6 @@ class TurnModel(ABC, Generic[State]):
         in its docstring.  The default proves nothing.
         """
         return False
-
-    def estimated_states(self, state: State) -> int | None:
-        """About how many states solving from ``state`` visits, where the model can tell at
-        once (``None``: unknown).  Solvers refuse up front a position whose estimate exceeds
-        their state budget, instead of starting a wait of minutes."""
-        return None
-
-    def level_graph(self) -> Any:
-        """An optional vectorised description of this turn for the level-by-level NumPy solver
-        (:mod:`pushluck_teach.solve.levels`, whose docstring gives the protocol: int64 state
-        codes, a level that grows along every transition, vectorised transitions, payoffs,
-        stop values and the proved stopping rule).  ``None`` (the default, and whenever NumPy
-        is missing): the solver uses the recursion only.  Import NumPy lazily."""
-        return None
-
-    def shared_table_key(self) -> str | None:
-        """A name for this turn's state space when its float solution can be shipped as a
-        table (``solve.turn_tables``): models with the same key have the same states and
-        values.  Include the model's version; change it whenever the states or values could
-        change.  ``None`` (the default): no table."""
-        return None
-
-    def shipped_values_model(self) -> TurnModel[State]:
-        """The model whose start is the start of this turn's shipped values (the turn's own
-        start)."""
-        return self
-
-    def start_values_key(self) -> str | None:
-        """A name for a family of turn starts too large to solve at a click whose float values
-        alone ship (``solve.turn_tables``: the value of each start, not of the turn's other
-        states); include the model's version.  ``None`` (the default): none."""
-        return None
-
-    def start_value_models(self) -> Sequence[TurnModel[Any]]:
-        """The models whose starts :meth:`start_values_key`'s table holds (for its build)."""
-        return ()
-
-    def start_values_draws(self) -> int:
-        """How far into the turn the start-values table reaches: the positions within this
-        many draws less one are answered from it (``solve.turn_tables.opening_states``)."""
-        return 1
-
-    def start_value_families(self) -> Sequence[TurnModel[Any]]:
-        """One model of each family of starts this game ships values for (for the build:
-        each one's :meth:`start_values_key` names a table).  ``()`` (the default): none."""
-        return ()
-
-    def start_values_check(self) -> tuple[TurnModel[Any], Any] | None:
-        """A position of the same family that solves in a moment: its value ships beside the
-        starts and is solved again, bit for bit, when the table is loaded."""
-        return None
 
     def assumed(self) -> dict[str, Any]:
         """What the position factory assumed because the caller left it out, as position flag

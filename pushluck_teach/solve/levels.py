@@ -1,9 +1,9 @@
 r"""Solving a turn level by level with NumPy arrays: the Bellman recursion of
 :mod:`.turn`, evaluated on whole levels of states at once instead of one Python call per state.
 
-The protocol.  A model opts in through
-:meth:`~pushluck_teach.games.base.TurnModel.level_graph`, which returns ``None`` (the default,
-and whenever NumPy is missing: the pure-Python recursion stays complete) or a *level graph*:
+The protocol.  A model opts in by defining ``level_graph()``
+(:class:`~pushluck_teach.solve.speedups.OffersLevelGraph`), which returns ``None`` (also
+whenever NumPy is missing: the pure-Python recursion stays complete) or a *level graph*:
 
 * ``actions``: every action name in **tie order**: ``stop`` first (if the model has it), then an
   order consistent with every state's ``model.actions(state)``; the legal actions of a state,
@@ -74,6 +74,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.solve.speedups import offered_level_graph
 
 # The budget of a float solve on the array path, in stored states (17 bytes each once solved,
 # a few times that at the peak of a level): a position whose model estimates more is refused up
@@ -111,7 +112,7 @@ def level_graph(model: TurnModel[Any]) -> Any:
         import numpy  # noqa: F401 - only whether it imports
     except ImportError:  # pragma: no cover - the in-browser build may lack NumPy
         return None
-    return model.level_graph()
+    return offered_level_graph(model)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from pushluck_teach.games.policies import THRESHOLD, parse_policy
 from pushluck_teach.games.record import GameRecord
 from pushluck_teach.numbers import fraction_text
 from pushluck_teach.pyodide_site import elsewhere_message
+from pushluck_teach.solve import speedups
 from pushluck_teach.solve.turn import TooManyStates, TurnSolver, cached_solver
 
 Number = int | float | Fraction
@@ -343,7 +344,7 @@ def _position(spec: GameSpec, record: GameRecord, engine: Engine
     except RulesError:
         model, state = engine.turn_position()
         return model, state, "too many others for the model; valued as if alone"
-    estimate = model.estimated_states(state)
+    estimate = speedups.estimated_states(model, state)
     if estimate is not None and estimate > GROUP_MAX_STATES:
         model, state = engine.turn_position()
         return model, state, ("valued as if alone: the model with the others is too large to "

@@ -19,7 +19,7 @@ No Python recursion limit: the recursion nests at most ``_MAX_DEPTH`` states, an
 deeper turn (Pig with 200 die sides) continues on an explicit stack, in the same arithmetic
 order, so the numbers are those of the plain recursion.  A solver works within a state budget
 (``max_states``, default :data:`DEFAULT_MAX_STATES`): a position whose model estimates more
-states (:meth:`~pushluck_teach.games.base.TurnModel.estimated_states`) is refused up front with
+states (:func:`~pushluck_teach.solve.speedups.estimated_states`) is refused up front with
 :class:`TooManyStates`, naming the estimate and a way to proceed; a solve that outgrows the
 budget anyway stops there.  :func:`cached_solver` shares solvers within the same budget.
 
@@ -54,6 +54,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from pushluck_teach.games.base import DRAW, STOP, PositionError, TurnModel
+from pushluck_teach.solve import speedups
 from pushluck_teach.solve.cache import MemorySolverCache, release_memory
 
 try:  # gmpy2's rationals are an order of magnitude faster than fractions.Fraction
@@ -168,7 +169,7 @@ class TurnSolver(Generic[S]):
     transitions of a waiting state are kept on the side, so the model is asked once per state.
 
     ``max_states`` is the state budget (default :data:`DEFAULT_MAX_STATES`; ``None``: none).  A
-    position whose model estimates more states (:meth:`TurnModel.estimated_states`) is refused
+    position whose model estimates more states (:func:`.speedups.estimated_states`) is refused
     up front with :class:`TooManyStates`, a :class:`PositionError` naming the estimate and a way
     to proceed; a solve without an estimate stops with it once its memo holds
     :data:`BACKSTOP_FACTOR` times the budget (``memo_limit``).
@@ -301,7 +302,7 @@ class TurnSolver(Generic[S]):
 
     def _estimate(self, state: S) -> tuple[bool, int | None]:
         """``(level path?, estimated states stored)``."""
-        estimate = self.model.estimated_states(state)
+        estimate = speedups.estimated_states(self.model, state)
         arrays = self._level_path(estimate)
         if arrays and hasattr(self._graph, "estimated_states"):
             estimate = self._graph.estimated_states(state)
@@ -890,7 +891,8 @@ class TurnSolver(Generic[S]):
 
         table = None
         if policy is None:
-            if self._settled(state) or not self._level_path(self.model.estimated_states(state)):
+            estimate = speedups.estimated_states(self.model, state)
+            if self._settled(state) or not self._level_path(estimate):
                 return None
             self.value(state)
             table = self._level_table_holding(code)
@@ -915,7 +917,7 @@ class TurnSolver(Generic[S]):
         graph = self._graph
         return (not self.exact and graph is not None and hasattr(graph, "turn_total")
                 and not self._settled(state) and graph.code(state) is not None
-                and self._level_path(self.model.estimated_states(state)))
+                and self._level_path(speedups.estimated_states(self.model, state)))
 
     def _level_table_holding(self, code: int) -> Any:
         """The level table of this solver that holds ``code`` (and so every state it leads

@@ -2,20 +2,20 @@
 as Captain Seven's, which always starts from the full deck — is solved once, and its values are
 shipped in ``pushluck_teach/data/`` so a cold solver answers at once.
 
-A model opts in through :meth:`~pushluck_teach.games.base.TurnModel.shared_table_key`: a string
-naming its state space and the model's version (two models with the same key have the same
-states and values).  The file is found and checked by :mod:`.cache` (its key holds the table
-key, ``TABLE_VERSION`` and the solver's tie tolerance, so a changed model or solver never reads
-a stale file); on loading, the Bellman equation is checked again at the table's start state
-with the model's own transitions (bit for bit), so a state encoding that changed without a
-version bump is caught too.  Only float values are shipped (exact fractions of a whole turn
-are far larger); exact mode always solves.
+A model opts in through ``shared_table_key()``
+(:class:`~pushluck_teach.solve.speedups.ShipsTurnTable`): a string naming its state space and
+the model's version (two models with the same key have the same states and values). The file is
+found and checked by :mod:`.cache` (its key holds the table key, ``TABLE_VERSION`` and the
+solver's tie tolerance, so a changed model or solver never reads a stale file); on loading, the
+Bellman equation is checked again at the table's start state with the model's own transitions
+(bit for bit), so a state encoding that changed without a version bump is caught too. Only float
+values are shipped (exact fractions of a whole turn are far larger); exact mode always solves.
 
 A family of turn starts too large to solve at a click (Captain Seven's jack relic: 12.4 million
 stored states a start; its queen: 2.06 million, 3 s) ships the starts' values alone, with
 the few states a start's analysis reads (:func:`opening_states`)
-(:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`, one table per family of
-:meth:`~pushluck_teach.games.base.TurnModel.start_value_families`); on loading, a small
+(:func:`.speedups.start_values_key`, one table per family of
+:class:`~pushluck_teach.solve.speedups.ShipsStartValues`); on loading, a small
 position of the family is solved again and must give its shipped value bit for bit.
 
 Without NumPy (the in-browser build may lack it) nothing is loaded and the solver solves.
@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from pushluck_teach.games.base import TurnModel
+from pushluck_teach.solve import speedups
 from pushluck_teach.solve.levels import OverlayMemo
 
 TABLE_VERSION = 1
@@ -129,10 +130,10 @@ def shipped_values(model: TurnModel[Any]) -> ShippedTable | None:
     """The shipped float values for ``model``'s turn, or None.  One table per state space,
     shared by every solver of a model with that key (they share the states and their values,
     so what one solver adds is right for all; nothing is copied)."""
-    key = model.shared_table_key()
+    key = speedups.shared_table_key(model)
     if key is None:
         return None
-    return _load(model.game, key, model.shipped_values_model())
+    return _load(model.game, key, speedups.shipped_values_model(model))
 
 
 @lru_cache(maxsize=4)
@@ -161,13 +162,13 @@ def _solves_to(model: TurnModel[Any], state: Any, value: float) -> bool:
 
 def shipped_start_values(model: TurnModel[Any]) -> ShippedTable | None:
     """The shipped float values of the turn starts of ``model``'s family
-    (:meth:`~pushluck_teach.games.base.TurnModel.start_values_key`), or None.  Only the starts'
+    (:func:`.speedups.start_values_key`), or None.  Only the starts'
     values ship, with what their analysis reads (:func:`opening_states`; their turns are too
     large to ship whole: a solver asked for more solves a shipped state's successors level by
     level); on loading, the family's check position is solved again and must give its
     shipped value bit for bit."""
-    key = model.start_values_key()
-    check = model.start_values_check()
+    key = speedups.start_values_key(model)
+    check = speedups.start_values_check(model)
     if key is None or check is None:
         return None
     return _load_starts(key, *check)
@@ -175,7 +176,7 @@ def shipped_start_values(model: TurnModel[Any]) -> ShippedTable | None:
 
 def opening_states(model: TurnModel[Any]) -> list[Any]:
     """What the analysis of the start and of every position within
-    ``model.start_values_draws() - 1`` draws of it reads: the outcomes of each action but
+    ``start_values_draws(model) - 1`` draws of it reads: the outcomes of each action but
     stopping, and behind an outcome that is a choice (neither drawing nor stopping: Captain
     Seven's queen, to double the card or not; the jack's, after a catching card) where each of
     its actions leads.  Those outcomes are the positions of the next draw."""
@@ -183,7 +184,7 @@ def opening_states(model: TurnModel[Any]) -> list[Any]:
 
     found: dict[Any, None] = {model.start: None}
     positions = [model.start]
-    for _ in range(model.start_values_draws()):
+    for _ in range(speedups.start_values_draws(model)):
         reached: list[Any] = []
         for position in positions:
             for action in model.actions(position):
@@ -211,13 +212,15 @@ def build_starts(model: TurnModel[Any]) -> dict[str, Any]:
     from pushluck_teach.solve.turn import TurnSolver
 
     states, values = [], []
-    for member in model.start_value_models():
+    for member in speedups.start_value_models(model):
         solver = TurnSolver(member, max_states=None, shipped=False)
         for state in opening_states(member):
             states.append(state)
             values.append(solver.value(state))
         del solver
-    check_model, check_state = model.start_values_check()
+    check = speedups.start_values_check(model)
+    assert check is not None
+    check_model, check_state = check
     check_value = TurnSolver(check_model, max_states=None, shipped=False).value(check_state)
     return {"states": np.array(states, dtype=np.int64),
             "values": np.array(values, dtype=np.float64),
@@ -250,21 +253,21 @@ def main(argv: list[str]) -> None:
         if not spec.has_turn_model:  # Lost Cities: no draw/stop turn
             continue
         model, _ = spec.position(spec.variant_cls())
-        key = model.shared_table_key()
+        key = speedups.shared_table_key(model)
         if key is not None and "--starts-only" not in argv:
-            model = model.shipped_values_model()
+            model = speedups.shipped_values_model(model)
             path = cache.save(_cache_key(model, key), build(model), directory=cache.DATA_DIR)
             print(f"{spec.name}: {key} -> {path}")
         wanted = [a.removeprefix("--only=") for a in argv if a.startswith("--only=")]
-        for family in model.start_value_families():
-            starts = family.start_values_key()
+        for family in speedups.start_value_families(model):
+            starts = speedups.start_values_key(family)
             assert starts is not None
             if wanted and starts not in wanted:
                 continue
             path = cache.save(_cache_key(family, starts), build_starts(family),
                               directory=cache.DATA_DIR)
-            print(f"{spec.name}: {starts} ({len(family.start_value_models())} starts) -> {path}",
-                  flush=True)
+            members = len(speedups.start_value_models(family))
+            print(f"{spec.name}: {starts} ({members} starts) -> {path}", flush=True)
 
 
 if __name__ == "__main__":

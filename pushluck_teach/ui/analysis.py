@@ -40,6 +40,7 @@ from pushluck_teach.games.base import (
     RulesError,
     TurnModel,
 )
+from pushluck_teach.solve import speedups
 from pushluck_teach.solve.turn import Cancelled, cached_solver, watching
 from pushluck_teach.ui import figures as F
 from pushluck_teach.ui.accessibility import describe_chart
@@ -154,7 +155,7 @@ def analyse_position(model: TurnModel[Any], state: Any, *, threshold: int,
     floats = cached_solver(model, False)
     analysis = floats.analyse(state)
     if exact_values is None:  # the turn's size from here: the model's estimate, or the solve
-        size = model.estimated_states(state)
+        size = speedups.estimated_states(model, state)
         if size is None:
             size = floats.states_solved() - floats.states_seeded()
         exact_values = size <= exact_state_limit
