@@ -25,8 +25,8 @@ with a full draw pile (after a reshuffle the pile can hold almost the whole deck
 a one-card pile (the turn reshuffles at once) are listed for comparison. Pig: every die the variant
 allows (2-20 sides; 2, 6, 12 and 20 listed). The variant lab's built games: its four presets (the
 lab refuses larger rule mixes up front with their estimate,
-:data:`pushluck_teach.games.custom.MAX_STATES`). Captain Seven with an unspent jack or queen relic
-is the one family where even mid-turn positions are huge; there the list holds the shallowest
+:data:`pushluck_teach.games.custom.rules.MAX_STATES`). Captain Seven with an unspent jack or queen
+relic is the one family where even mid-turn positions are huge; there the list holds the shallowest
 positions that are solved: the jack after two cards (5 9 and A 2: the heaviest first cards),
 the queen after four cards it did not double ("kept": 7 A 2 3 and 7 A A 2, the heaviest of
 all four-card positions by the model's own state estimate), and the shallower positions whose

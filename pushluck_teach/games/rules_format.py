@@ -2,7 +2,7 @@
 
 Two kinds of rule file, both JSON objects with ``"format": "pushluck-rules/1"``:
 
-* a **built game**: the fields of :class:`~pushluck_teach.games.custom.RuleSet` that differ
+* a **built game**: the fields of :class:`~pushluck_teach.games.custom.rules.RuleSet` that differ
   from their defaults (``{"format": ..., "name": "Sevens", "jokers": 2, "bust_ending": 7,
   ...}``); ``bust_counts`` is a list of ``{"kind": {"ranks": [...], "suits": [...],
   "cards": [...]}, "n": 2, "per_rank": false}`` and ``values`` an object ``{"J": 0}``;

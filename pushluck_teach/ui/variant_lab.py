@@ -1,7 +1,7 @@
 """The variant lab's widgets; they name no game.
 
 * :class:`RuleSetForm` — build a push-your-luck game from parts, every field of
-  :class:`~pushluck_teach.games.custom.RuleSet` through a control; the state estimate is shown
+  :class:`~pushluck_teach.games.custom.rules.RuleSet` through a control; the state estimate is shown
   before anything is solved (too large: a message, never a freeze); "Play it" loads the rule set
   into a :class:`~pushluck_teach.ui.table.GameTable` (same table, same analysis panel); the
   rule set's JSON and ``?rules=`` link are shown for sharing, and JSON text can be imported.
