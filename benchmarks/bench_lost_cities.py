@@ -16,7 +16,7 @@ import time
 
 from pushluck_teach.games import get_game
 from pushluck_teach.games.lost_cities import LostCitiesEngine, LostCitiesVariant
-from pushluck_teach.games.lost_cities_bots import BOTS
+from pushluck_teach.games.lost_cities.bots import BOTS
 from pushluck_teach.sim.duel import duel
 
 

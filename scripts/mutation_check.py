@@ -73,7 +73,7 @@ FAULTS = (
           "    return (rank - 2) % RING + 1, rank % RING + 1",
           "    return rank % RING + 1, rank % RING + 1",
           ("tests/test_incan_gold.py",)),
-    Fault("Lost Cities: an expedition costs 19", "pushluck_teach/games/lost_cities.py",
+    Fault("Lost Cities: an expedition costs 19", "pushluck_teach/games/lost_cities/rules.py",
           "EXPEDITION_COST = 20", "EXPEDITION_COST = 19",
           ("tests/test_lost_cities.py", "tests/test_reference_lost_cities.py")),
     Fault("Captain Seven whole game: a tie on the last turn counts as a win",

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from pushluck_teach.cli import main
 from pushluck_teach.games import lost_cities as lc
 from pushluck_teach.games.base import RulesError
-from pushluck_teach.games.lost_cities_bots import make_bot
+from pushluck_teach.games.lost_cities.bots import make_bot
 from pushluck_teach.ui import play
 from pushluck_teach.ui.card_table import CardTable, number_axis
 from pushluck_teach.ui.table import action_class

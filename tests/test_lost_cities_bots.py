@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from pushluck_teach.games import get_game
 from pushluck_teach.games import lost_cities as lc
-from pushluck_teach.games import lost_cities_bots as bots
 from pushluck_teach.games.base import RulesError
+from pushluck_teach.games.lost_cities import bots, plan
 from pushluck_teach.sim.duel import duel, mirrored_pair
 
 
@@ -84,7 +84,7 @@ def test_fast_plan_means_agree_with_the_exact_distribution(top: int, held: set[i
                  numbers_sum=sum(on_expedition), count=len(on_expedition) + (top == 0))
     if state["top"] > 0:
         state["top"] = max(on_expedition)
-    schedule = lc._schedule(deck, phase)
+    schedule = plan._schedule(deck, phase)
     exact, _ = lc.plan_distribution(pending=pending, available=unseen, pool=deck + 8,
                                     schedule=schedule, **state)
     mean = sum((Fraction(s) * p for s, p in exact.items()), Fraction(0))

@@ -1,4 +1,5 @@
-"""Lost Cities bots, three strengths (part of the Lost Cities game, :mod:`.lost_cities`).
+"""Lost Cities bots, three strengths (part of the Lost Cities game,
+:mod:`pushluck_teach.games.lost_cities`).
 
 Each bot reads only what its seat may know: its own hand, the face-up cards, the deck count and
 the cards the opponent was seen taking from a discard pile.  Each takes a seeded
@@ -8,9 +9,10 @@ the cards the opponent was seen taking from a discard pile.  Each takes a seeded
   opens a colour when the hand already holds 18 points of it, discards what it cannot use and
   the opponent cannot use either, draws a discard only when it fits an open expedition.
 * :class:`OddsBot` (``odds``): values every colour with the exact expedition plan of
-  :func:`~pushluck_teach.games.lost_cities.plan_distribution` (in floating point): opens a colour,
-  adds a handshake or discards by the change of expected final score, minus what a discard
-  would give the opponent; takes a discard when it raises the expected total, clock included.
+  :func:`~pushluck_teach.games.lost_cities.plan.plan_distribution` (in floating point): opens a
+  colour, adds a handshake or discards by the change of expected final score, minus what a
+  discard would give the opponent; takes a discard when it raises the expected total, clock
+  included.
 * :class:`SearchBot` (``search``): determinized sampling.  It deals the unseen cards at random
   consistently with what it knows (the opponent's known cards, the deck count) ``samples`` times;
   for every candidate move and every deal it evaluates the match's end with the future draws
@@ -29,7 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pushluck_teach.games.base import RulesError
-from pushluck_teach.games.lost_cities import (
+from pushluck_teach.games.lost_cities.engine import LostCitiesEngine
+from pushluck_teach.games.lost_cities.plan import PlanMeans, _playable, _schedule
+from pushluck_teach.games.lost_cities.rules import (
     COLOURS,
     DECK,
     DISCARD,
@@ -38,10 +42,6 @@ from pushluck_teach.games.lost_cities import (
     HANDSHAKE,
     PLAY,
     LCCard,
-    LostCitiesEngine,
-    PlanMeans,
-    _playable,
-    _schedule,
     full_deck,
     parse_card,
     score_from_counts,
