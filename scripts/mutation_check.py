@@ -64,7 +64,7 @@ FAULTS = (
     Fault("Hit List executes from 14", "pushluck_teach/games/hit_list/rules.py",
           "MIN_TO_EXECUTE = 15", "MIN_TO_EXECUTE = 14", ("tests/test_hit_list.py",)),
     Fault("Lands Uncharted: an ally stops a bust without being used",
-          "pushluck_teach/games/lands_uncharted.py",
+          "pushluck_teach/games/lands_uncharted/turn.py",
           "                append((n, (rest, mask, threat, allies - 1, nph, declared)))",
           "                append((n, (rest, mask, threat, allies, nph, declared)))",
           ("tests/test_lands_uncharted.py",)),

@@ -3,7 +3,6 @@ second method: tests check that the table-driven draw and the NumPy level graph 
 outcomes, in the same order, from every state."""
 
 from pushluck_teach.games.lands_uncharted import (
-    _NEXT_PHASE,
     ACE,
     CURSED_DIAMONDS,
     CURSED_HEARTS,
@@ -18,6 +17,7 @@ from pushluck_teach.games.lands_uncharted import (
     THREAT_FIELDS,
     TOTAL,
 )
+from pushluck_teach.games.lands_uncharted.state import _NEXT_PHASE
 
 
 def _kept_of(model):
