@@ -1,4 +1,4 @@
-"""The plain (pre-issue-9) draw of Lands Uncharted's merged turn model, kept verbatim as a
+"""The plain draw (written before the table-driven one) of Lands Uncharted's merged turn model, kept verbatim as a
 second method: tests check that the table-driven draw and the NumPy level graph give the same
 outcomes, in the same order, from every state."""
 
