@@ -1,6 +1,6 @@
-"""The plain draw (written before the table-driven one) of Lands Uncharted's merged turn model, kept verbatim as a
-second method: tests check that the table-driven draw and the NumPy level graph give the same
-outcomes, in the same order, from every state."""
+"""The plain draw of Lands Uncharted's merged turn model, written before the table-driven one
+and kept verbatim as a second method: tests check that the table-driven draw and the NumPy level
+graph give the same outcomes, in the same order, from every state."""
 
 from pushluck_teach.games.lands_uncharted import (
     ACE,

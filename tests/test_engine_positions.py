@@ -97,7 +97,7 @@ def test_engine_and_model_agree_at_every_decision(spec: GameSpec, label: str,
                         flags = engine.position_flags()
                         rebuilt, start = spec.position_from_flags(variant, flags)
                         # Incan Gold with several explorers: the flags describe a solo explorer
-                        # (their totals belong to that model, not the group one); the cards drawn, the
+                        # (totals of that model, not the group's); the cards drawn, the
                         # outcomes and the bust chances must still agree.
                         totals = not (spec.name == "incan-gold" and players > 1)
                         assert draw_distribution(rebuilt, start, totals) == \
