@@ -69,7 +69,7 @@ FAULTS = (
           "                append((n, (rest, mask, threat, allies, nph, declared)))",
           ("tests/test_lands_uncharted.py",)),
     Fault("Incan Gold: a trap springs only next to the rank above",
-          "pushluck_teach/games/incan_gold.py",
+          "pushluck_teach/games/incan_gold/rules.py",
           "    return (rank - 2) % RING + 1, rank % RING + 1",
           "    return rank % RING + 1, rank % RING + 1",
           ("tests/test_incan_gold.py",)),
