@@ -456,10 +456,10 @@ def test_the_vectorised_transitions_are_the_models_slot_for_slot(relic: str | No
 
 
 def test_the_jack_is_never_worth_using_on_a_safe_card_where_its_redraw_base_is_a_stop() -> None:
-    """The pruning the level solver relies on (captain_seven's docstring, "Jack on a safe
-    card"): at every jack choice after a safe card that was not the first, where the redraw's
-    base satisfies ``pool ≤ c·t``, the recursion's value of ``relic:jack`` is below stashing
-    (the other choices are compared with the recursion by ``_compare_all_states``)."""
+    """The pruning the level solver relies on (captain_seven.turn's docstring, "Jack on a
+    safe card"): at every jack choice after a safe card that was not the first, where the
+    redraw's base satisfies ``pool ≤ c·t``, the recursion's value of ``relic:jack`` is below
+    stashing (the other choices are compared with the recursion by ``_compare_all_states``)."""
     import numpy as np
 
     from pushluck_teach.games.captain_seven import JACK, LAST_FIRST

@@ -130,7 +130,6 @@ from pushluck_teach.games.base import (
     RulesError,
 )
 from pushluck_teach.games.captain_seven import (
-    _TOTAL_SHIFT,
     CLASS_CAPS,
     RELIC_JACK,
     RELIC_QUEEN,
@@ -139,9 +138,10 @@ from pushluck_teach.games.captain_seven import (
     TEN,
     CaptainSevenTurnModel,
     CaptainSevenVariant,
-    _rational,
     captain_seven_position,
 )
+from pushluck_teach.games.captain_seven.levels import _TOTAL_SHIFT
+from pushluck_teach.games.captain_seven.turn import _rational
 from pushluck_teach.games.policies import (
     CHASE,
     THRESHOLD,
