@@ -1,5 +1,7 @@
-"""The games.  Every module in this package registers one game; importing the package loads
-them all, so adding a game means adding one file here (and its notebook)."""
+"""The games.  Every module or package here registers one game (Pig is one module; a larger
+game is a package of its rules, turn model, level graph, position reading and engine:
+docs/app.md); importing this package loads them all, so adding a game means adding its module
+or package here (and its notebook)."""
 
 from __future__ import annotations
 

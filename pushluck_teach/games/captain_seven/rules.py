@@ -67,7 +67,6 @@ SEVEN, JOKER_CLASS, TEN = 9, 10, 8
 FULL_POOL = sum(v * k for v, k in zip(CLASS_VALUES[:9], CLASS_CAPS[:9], strict=True))  # 312
 DECK_SIZE = 54
 _ALL_CARDS = standard_cards(jokers=2)
-_RELIC_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 RELIC_RANKS = ("A", "J", "Q", "K")
 
 
