@@ -134,6 +134,25 @@ class LevelTable:
         codes = np.array([code], dtype=np.int64)
         return bool(_in_levels(graph, codes, self.levels, 1, np.float64, np.nan)[1][0])
 
+    def answers(self, graph: Any, codes: Any) -> tuple[Any, Any]:
+        """``(values, best action indices)`` of many decision codes at once, as the solve that
+        made this table answers them: a stored code from the table, any other (a proved stop,
+        an inline choice) from the stored codes it reads, by the solve's own rules.  Every
+        code must be one the solve reached."""
+        import numpy as np
+
+        codes = np.asarray(codes, dtype=np.int64)
+        values, found = _in_levels(graph, codes, self.levels, 1, np.float64, np.nan)
+        best, _ = _in_levels(graph, codes, self.levels, 2, np.int8, -1)
+        if not found.all():
+            solved = {level: (known, known_values)
+                      for level, (known, known_values, _) in self.levels.items()}
+            rest = codes[~found]
+            values[~found] = _values_of(graph, rest, lambda part: _looked_up(graph, part, solved),
+                                        lambda part: _stored(graph, part, solved))
+            best[~found] = _best(graph, rest, solved)[1]
+        return values, best
+
 
 def _unique(parts: list[Any]) -> Any:
     """The sorted distinct codes of ``parts`` (nearly sorted runs: a stable sort merges them)."""

@@ -919,6 +919,12 @@ class TurnSolver(Generic[S]):
                 and not self._settled(state) and graph.code(state) is not None
                 and self._level_path(speedups.estimated_states(self.model, state)))
 
+    def level_table(self, state: S) -> Any:
+        """The level table (:class:`~.levels.LevelTable`) this solver solved ``state``'s turn
+        into, or ``None`` (not solved level by level)."""
+        code = None if self._graph is None else self._graph.code(state)
+        return None if code is None else self._level_table_holding(code)
+
     def _level_table_holding(self, code: int) -> Any:
         """The level table of this solver that holds ``code`` (and so every state it leads
         to), or ``None``."""
