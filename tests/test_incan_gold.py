@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_incan_gold_levels import assert_level_solve_is_the_recursion
 
 from pushluck_teach.cards import CardError, parse_card, parse_cards
 from pushluck_teach.cli import main
@@ -501,43 +502,9 @@ LEVEL_POSITIONS = [
     f"{k}={v}" for k, v in p.items()))
 def test_level_solve_equals_the_recursion_everywhere(position: dict) -> None:
     """Every state the plain recursion solves has the same float value (bit for bit: the
-    outcomes are summed in the same order) and the same best action on the array path; the
-    codes decode to the states they came from.  The array path's answers are read for all the
-    states at once (``LevelTable.answers``: stored states from the table, proved stops and
-    inline choices by the solve's rules), and a sample of them one by one through the solver,
-    as a page reads them."""
-    import numpy as np
-
-    model, state = incan_gold_position(V, **position)
-    graph = model.level_graph()
-    assert graph is not None
-    arrays = TurnSolver(model, max_states=None)
-    plain = TurnSolver(model, max_states=None, levels=False)
-    # Solved on arrays whatever its size (small positions would go to the recursion).
-    assert arrays._solve_levels(state)  # noqa: SLF001
-    arrays.analyse(state)
-    plain.analyse(state)
-    table = arrays.level_table(state)
-    assert table is not None
-    decisions, codes, values, best = [], [], [], []
-    for s, value in plain.solved_values().items():
-        code = graph.code(s)
-        assert code is not None and graph.state(code) == s
-        if s[0] == "end":
-            continue
-        decisions.append(s)
-        codes.append(code)
-        values.append(value)
-        best.append(graph.actions.index(plain.best_action(s)))
-    found_values, found_best = table.answers(graph, np.array(codes, dtype=np.int64))
-    differ = np.flatnonzero(found_values != np.array(values))  # the same sums in the same order
-    assert len(differ) == 0, [(decisions[i], values[i], found_values[i]) for i in differ[:3]]
-    differ = np.flatnonzero(found_best != np.array(best))
-    assert len(differ) == 0, [(decisions[i], graph.actions[best[i]]) for i in differ[:3]]
-    for s in decisions[::max(1, len(decisions) // 2_000)]:  # (a proved stop is not stored)
-        assert arrays.value(s) == plain.value(s), s
-        assert arrays.best_action(s) == plain.best_action(s), s
-    assert len(decisions) > 0
+    outcomes are summed in the same order) and the same best action on the array path
+    (``assert_level_solve_is_the_recursion``, tests/test_incan_gold_levels.py)."""
+    assert assert_level_solve_is_the_recursion(position) > 0
 
 
 # Those whose walks take under three seconds (the others add half a minute, nothing new).
