@@ -1,5 +1,5 @@
 """What every page must look like at 1280x720, in normal and in projector mode (the checks of
-``tests/test_browser_pages.py``, which opens each page once per mode).
+``tests/test_browser_pages.py``, which opens each page once and switches the mode).
 
 Layout, on each visit (:func:`check_layout`):
 
@@ -186,6 +186,19 @@ def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> Pa
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(200)
     return watch
+
+
+def switch_projector(page, *, on: bool) -> None:
+    """Click the page's "Projector mode" switch to ``on`` (as a teacher does mid-lesson), wait
+    for the page to restyle and its charts to settle, and scroll to the top."""
+    now = page.locator(".pl-projector-on").count() > 0
+    if now != on:
+        page.locator(".pushluck-projector-toggle").first.click()
+    page.wait_for_selector(".pl-projector-on", state="attached" if on else "detached",
+                           timeout=PAGE_TIMEOUT_MS)
+    settle(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
 
 
 def check_layout(page, watch: PageWatch, where: str, *, projector: bool) -> None:

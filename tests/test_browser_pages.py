@@ -1,21 +1,23 @@
-"""Every page at 1280x720, in normal and in projector mode, opened once per mode in a real
-browser: its layout, its fit on a projected screen, and then, after a student's short walk of
-the page, axe-core's accessibility check.
+"""Every page at 1280x720 in a real browser, opened once for both modes: its layout in normal
+and in projector mode, its fit on a projected screen, and then, after a student's short walk of
+the page, axe-core's accessibility check in both modes.
 
 One app (``scripts/run_app.sh``, the worker's shared server) serves every notebook page.  Each
-visit, in this order:
+page is opened with ``?projector`` in its address (the mode a teacher links to), then:
 
 1. the page rendered to its end, its charts drawn, nothing clicked: the layout checks of
-   :func:`page_checks.check_layout` (cut text, probability axes, chart titles, solver words,
-   errors; in projector mode also type size and key content in the first screen);
-2. in projector mode: the page's key numbers after its clicks inside the first screen
+   :func:`page_checks.check_layout` in projector mode (cut text, probability axes, chart
+   titles, solver words, errors; type size and key content in the first screen);
+2. the "Projector mode" switch clicked off: the same layout checks in normal mode, still
+   nothing else clicked; then on again;
+3. in projector mode: the page's key numbers after its clicks inside the first screen
    (:func:`page_checks.check_projector_fit`);
-3. the page walked as a student would (a game played a few turns, a lesson's question answered,
+4. the page walked as a student would (a game played a few turns, a lesson's question answered,
    the lab's tabs opened: ``axe_core.walk``) and checked by axe-core (pinned,
-   from npm: ``tests/axe_core.py``): it fails on any serious or critical violation, any
-   ``region`` or ``heading-order`` finding, and any chart without a labelled number table.
-   Each page's findings are written to ``test-artifacts/axe/``; a page or console error during
-   the walk fails too.
+   from npm: ``tests/axe_core.py``) in projector mode, then again with the switch off: it
+   fails on any serious or critical violation, any ``region`` or ``heading-order`` finding,
+   and any chart without a labelled number table.  Each page's findings are written to
+   ``test-artifacts/axe/``; a page or console error anywhere in the visit fails too.
 
 The static site's pages get the axe check in ``tests/test_site.py``.
 """
@@ -34,6 +36,7 @@ from page_checks import (
     check_layout,
     check_projector_fit,
     open_rendered,
+    switch_projector,
 )
 from page_checks import KEYS as PROJECTOR_KEYS
 from test_browser import AppServer
@@ -58,22 +61,28 @@ def test_every_page_is_listed_with_its_key_numbers():
     assert set(PROJECTOR_KEYS) == set(PAGES), set(PROJECTOR_KEYS) ^ set(PAGES)
 
 
-@pytest.mark.parametrize("mode", ["normal", "projector"])
 @pytest.mark.parametrize("notebook", PAGES)
-def test_page_layout_projector_fit_and_accessibility(app, browser, notebook, mode):
-    projector = mode == "projector"
-    where = f"{notebook} ({mode} mode)"
+def test_page_layout_projector_fit_and_accessibility(app, browser, notebook):
     page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    where = f"{notebook} (projector mode)"
     try:
-        watch = open_rendered(page, app, notebook, projector=projector)
-        check_layout(page, watch, where, projector=projector)
-        if projector:
-            check_projector_fit(page, watch, notebook)
+        watch = open_rendered(page, app, notebook, projector=True)
+        check_layout(page, watch, where, projector=True)
+        switch_projector(page, on=False)
+        where = f"{notebook} (normal mode)"
+        check_layout(page, watch, where, projector=False)
+        switch_projector(page, on=True)
+        where = f"{notebook} (projector mode)"
+        check_projector_fit(page, watch, notebook)
         walk(page, notebook)
-        violations, charts = audit(page)
+        found = {"projector": audit(page)}
+        switch_projector(page, on=False)
+        found["normal"] = audit(page)
     finally:
         page.close()
     assert watch.page_errors == [], f"{where}, walked: page errors {watch.page_errors[:3]}"
     assert watch.console_errors == [], (
         f"{where}, walked: console errors {watch.console_errors[:3]}")
-    judge(f"voila-{Path(notebook).stem}-{mode}", where, violations, charts)
+    for mode, (violations, charts) in found.items():
+        judge(f"voila-{Path(notebook).stem}-{mode}", f"{notebook} ({mode} mode)", violations,
+              charts)
