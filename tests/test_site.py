@@ -8,7 +8,9 @@ plays several draws and checks the exact bust probability on the page against ``
 --json --exact`` run in the real Python; no request may leave 127.0.0.1.  Lesson 1's
 check-yourself question is answered (wrong, then with the CLI's exact value).  axe-core
 (``tests/axe_core.py``) checks the pages these tests walk, the start page and Pig's table in
-projector mode every run, and every other page in both modes in the soak run.
+projector mode every run, and every other page in both modes in the soak run.  The parity
+tests open a page on the site and in the Voilà app, give both the same clicks and compare what
+a student sees.
 
 The pages reuse the Voilà browser test's readers (``tests/test_browser.py``): the same CSS
 classes and ``data-`` attributes carry the numbers in both deployments.
@@ -639,6 +641,118 @@ def test_site_and_voila_show_the_same_play_page_after_the_same_clicks(site_url, 
             steps.append(click.removeprefix(".pushluck-action-"))
         differences = same_page(shown["site"], shown["voila"])
         assert not differences, f"{stem} after {steps}: {differences[:3]}"
+    assert_clean(site, site_watch, f"site_{stem}_parity")
+    assert_clean(voila, voila_watch, f"{stem}_parity")
+    site.close()
+    voila.close()
+
+
+PAGE_SNAPSHOT = """() => {
+  // each cell output's visible text outside the charts (widgets and displayed HTML), the
+  // widgets' classes and the charts' data (the notebooks' markdown is the same file on both
+  // sides)
+  const visible = (e) => e.offsetParent !== null;
+  const roots = Array.from(document.querySelectorAll('.jp-OutputArea-output')).filter(
+    (e) => visible(e) && !(e.parentElement && e.parentElement.closest('.jp-OutputArea-output')));
+  const textOf = (e) => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    const words = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const p = n.parentElement;
+      if (p && visible(p) && !p.closest('.js-plotly-plot') && n.data.trim())
+        words.push(n.data.trim());
+    }
+    return words.join('\\n');
+  };
+  const classes = new Set();
+  for (const e of document.querySelectorAll('[class*="pushluck-"]'))
+    if (visible(e))
+      for (const c of e.classList) if (c.startsWith('pushluck-')) classes.add(c);
+  const charts = Array.from(document.querySelectorAll('.js-plotly-plot')).map(
+    (d) => (d.data || []).map((t) => [t.name || '', t.x || [], t.y || []]));
+  return {text: roots.map(textOf), widgets: Array.from(classes).sort(),
+          charts: JSON.stringify(charts)};
+}"""
+#: a widget still working something out (the notebooks' own text may say "Computing" too)
+BUSY = """() => Array.from(document.querySelectorAll('.jupyter-widgets')).some(
+  (e) => /computing…|Computing|Working out|working out/.test(e.innerText))"""
+
+
+def settled_page(page, timeout: float = 180.0) -> dict:
+    """A lesson page's snapshot once nothing is being worked out and two reads half a second
+    apart agree."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        page.wait_for_function(f"() => !({BUSY})()", timeout=PAGE_TIMEOUT_MS)
+        now = page.evaluate(PAGE_SNAPSHOT)
+        if now == last:
+            return now
+        last = now
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the page did not settle: {str(last)[:600]}")
+
+
+#: Words each deployment says of itself (a lesson names what computed its numbers)
+SAID_DIFFERENTLY = (("SciPy", "Python floats"),)
+
+
+def page_differences(site: dict, voila: dict) -> list[str]:
+    """What differs between two lesson snapshots, in words."""
+    differences = []
+    voila = dict(voila)
+    for voila_says, site_says in SAID_DIFFERENTLY:
+        voila["text"] = [text.replace(voila_says, site_says) for text in voila["text"]]
+    # line by line: printed lines may come as one output or several
+    voila_lines = "\n".join(voila["text"]).splitlines()
+    site_lines = "\n".join(site["text"]).splitlines()
+    if site_lines != voila_lines:
+        lines = difflib.unified_diff(voila_lines, site_lines, "Voilà", "site", n=0,
+                                     lineterm="")
+        differences.append("text: " + " | ".join(list(lines)[2:10])[:900])
+    if not same_charts(json.loads(site["charts"]), json.loads(voila["charts"])):
+        differences.append(f"charts: Voilà {voila['charts'][:300]} | site {site['charts'][:300]}")
+    widgets = set(site["widgets"]) ^ set(voila["widgets"])
+    if widgets - ONLY_ON_ONE_SIDE:
+        differences.append(f"widgets on one side only: {sorted(widgets - ONLY_ON_ONE_SIDE)}")
+    return differences
+
+
+#: Every page but the draw/stop tables (their own parity test clicks through a game)
+WALKED_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb") if p.stem not in PLAY_PAGES)
+
+
+def walked_parity_marks(stem: str) -> list:
+    """Lesson 3 (its Markov chain from the fundamental matrix) every run, the others in the
+    soak run."""
+    return [] if stem == "Lesson_3_Turn_As_Markov_Chain" else [pytest.mark.soak]
+
+
+@pytest.mark.parametrize("stem", [pytest.param(stem, marks=walked_parity_marks(stem))
+                                  for stem in WALKED_PAGES])
+def test_site_and_voila_show_the_same_page_before_and_after_its_walk(site_url, browser,
+                                                                     shared_app, stem):
+    """A page on the site and in the Voilà app (a lesson, the start page, the guide, the lab,
+    Lost Cities' table): every cell output's visible text (widgets and displayed HTML), the
+    charts' data and the widgets on the page are the same when it opens and after the same
+    walk (a lesson's first question answered wrong, its answer shown and its "add" button
+    clicked; the lab's tabs opened; a Lost Cities turn played: ``axe_core.walk``)."""
+    site, site_watch = open_site_page(browser, site_url, stem, ".pushluck-projector-toggle")
+    voila = browser.new_page()
+    voila_watch = PageWatch(voila)
+    voila.goto(shared_app.url(f"{stem}.ipynb"), timeout=PAGE_TIMEOUT_MS)
+    voila.wait_for_selector(".pushluck-projector-toggle", state="visible",
+                            timeout=PAGE_TIMEOUT_MS)
+    for page in (site, voila):
+        page.wait_for_function(CHARTS_DRAWN, timeout=PAGE_TIMEOUT_MS)
+    opening = settled_page(voila)
+    assert opening["widgets"], opening  # (the start page's text is its markdown)
+    differences = page_differences(settled_page(site), opening)
+    assert not differences, f"{stem} on opening: {differences[:3]}"
+    for page in (site, voila):
+        walk(page, f"{stem}.ipynb")
+    differences = page_differences(settled_page(site), settled_page(voila))
+    assert not differences, f"{stem} after its walk: {differences[:3]}"
     assert_clean(site, site_watch, f"site_{stem}_parity")
     assert_clean(voila, voila_watch, f"{stem}_parity")
     site.close()
