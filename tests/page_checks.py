@@ -170,6 +170,13 @@ def settle(page) -> None:
     page.wait_for_timeout(300)
 
 
+def settle_at_top(page) -> None:
+    """:func:`settle`, then scroll to the top of the page and let it draw there."""
+    settle(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
+
+
 def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> PageWatch:
     """Open ``notebook`` (with ``?projector`` when asked), wait for the whole page and its
     charts, scroll to the top; the watch holds the page's errors."""
@@ -182,9 +189,7 @@ def open_rendered(page, app: AppServer, notebook: str, *, projector: bool) -> Pa
     switch = ".pl-projector-on" if projector else ".pl-projector-switch"
     page.wait_for_selector(f"{switch} .pushluck-projector-toggle", state="attached",
                            timeout=PAGE_TIMEOUT_MS)
-    settle(page)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(200)
+    settle_at_top(page)
     return watch
 
 
@@ -196,9 +201,7 @@ def switch_projector(page, *, on: bool) -> None:
         page.locator(".pushluck-projector-toggle").first.click()
     page.wait_for_selector(".pl-projector-on", state="attached" if on else "detached",
                            timeout=PAGE_TIMEOUT_MS)
-    settle(page)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(200)
+    settle_at_top(page)
 
 
 def check_layout(page, watch: PageWatch, where: str, *, projector: bool) -> None:

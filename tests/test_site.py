@@ -129,6 +129,22 @@ def axe_check(page, stem: str, mode: str = "normal") -> None:
     judge(f"site-{stem}-{mode}", f"site {stem} ({mode})", violations, charts)
 
 
+def walk_and_check_axe(page, site_url: str, stem: str, mode: str) -> None:
+    """Open ``stem`` at 1280x720 (``?projector`` in projector mode, which the page must then
+    be in), wait for its key content and charts, walk it as a student would and check it with
+    axe-core."""
+    page.set_viewport_size({"width": AXE_WIDTH, "height": AXE_HEIGHT})
+    query = "?projector" if mode == "projector" else ""
+    page.goto(f"{site_url}/voici/render/{stem}.html{query}", timeout=PAGE_TIMEOUT_MS)
+    page.wait_for_selector(".pushluck-projector-toggle", timeout=PAGE_TIMEOUT_MS)
+    if mode == "projector":
+        page.wait_for_selector(".pl-projector-on", timeout=PAGE_TIMEOUT_MS)
+    wait_for_key_content(page, f"{stem}.ipynb", PAGE_TIMEOUT_MS)
+    page.wait_for_function(CHARTS_DRAWN, timeout=PAGE_TIMEOUT_MS)
+    walk(page, f"{stem}.ipynb")
+    axe_check(page, stem, mode)
+
+
 def open_site_page(browser, site_url: str, stem: str, ready: str):
     page = browser.new_page()
     watch = PageWatch(page)
@@ -457,15 +473,7 @@ def test_site_served_from_a_sub_path_in_projector_mode(site_dir, browser, tmp_pa
         time.sleep(1.0)
         page = browser.new_page()
         watch = PageWatch(page)
-        page.set_viewport_size({"width": AXE_WIDTH, "height": AXE_HEIGHT})
-        page.goto(f"http://127.0.0.1:{port}/repo/voici/render/{stem}.html?projector",
-                  timeout=PAGE_TIMEOUT_MS)
-        page.wait_for_selector(".pl-projector-on .pushluck-projector-toggle",
-                               timeout=PAGE_TIMEOUT_MS)
-        wait_for_key_content(page, f"{stem}.ipynb", PAGE_TIMEOUT_MS)
-        page.wait_for_function(CHARTS_DRAWN, timeout=PAGE_TIMEOUT_MS)
-        walk(page, f"{stem}.ipynb")
-        axe_check(page, stem, "projector")
+        walk_and_check_axe(page, f"http://127.0.0.1:{port}/repo", stem, "projector")
         # JupyterLite pings /api/service-worker-heartbeat at the host's root; the site's own
         # service worker answers it (a page's fetches go to its worker, whatever their path)
         outside = [url for url in watch.requests
@@ -483,46 +491,42 @@ def test_site_served_from_a_sub_path_in_projector_mode(site_dir, browser, tmp_pa
 def test_site_page_has_no_serious_axe_violation(site_url, browser, stem, mode):
     """axe-core on a site page after a student's walk of it (tests/axe_core.py)."""
     page = browser.new_page()
-    page.set_viewport_size({"width": AXE_WIDTH, "height": AXE_HEIGHT})
     try:
-        query = "?projector" if mode == "projector" else ""
-        page.goto(f"{site_url}/voici/render/{stem}.html{query}", timeout=PAGE_TIMEOUT_MS)
-        page.wait_for_selector(".pushluck-projector-toggle", timeout=PAGE_TIMEOUT_MS)
-        if mode == "projector":
-            page.wait_for_selector(".pl-projector-on", timeout=PAGE_TIMEOUT_MS)
-        wait_for_key_content(page, f"{stem}.ipynb", PAGE_TIMEOUT_MS)
-        page.wait_for_function(CHARTS_DRAWN, timeout=PAGE_TIMEOUT_MS)
-        walk(page, f"{stem}.ipynb")
-        axe_check(page, stem, mode)
+        walk_and_check_axe(page, site_url, stem, mode)
     finally:
         page.close()
 
 
 # ---- parity: the site and the Voilà app show the same page after the same clicks ----------
 
-SNAPSHOT = """() => {
-  // the visible text of each element, outside the charts (whose drawn labels come in the
-  // order plotly draws them; their data is compared below)
-  const texts = (css) => Array.from(document.querySelectorAll(css))
-      .filter((e) => e.offsetParent !== null).map((e) => {
-        const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-        const words = [];
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          const p = n.parentElement;
-          if (p && p.offsetParent !== null && !p.closest('.js-plotly-plot') && n.data.trim())
-            words.push(n.data.trim());
-        }
-        return words.join('\\n');
-      });
+#: What both snapshots read: an element's visible text outside the charts (whose drawn labels
+#: come in the order plotly draws them; their data is compared instead), the pushluck widgets
+#: shown and every chart's data
+_PAGE_PARTS = """
+  const visible = (e) => e.offsetParent !== null;
+  const textOf = (e) => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    const words = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const p = n.parentElement;
+      if (p && visible(p) && !p.closest('.js-plotly-plot') && n.data.trim())
+        words.push(n.data.trim());
+    }
+    return words.join('\\n');
+  };
   const classes = new Set();
   for (const e of document.querySelectorAll('[class*="pushluck-"]'))
-    if (e.offsetParent !== null)
+    if (visible(e))
       for (const c of e.classList) if (c.startsWith('pushluck-')) classes.add(c);
-  const charts = Array.from(document.querySelectorAll('.js-plotly-plot')).map(
-    (d) => (d.data || []).map((t) => [t.name || '', t.x || [], t.y || []]));
+  const widgets = Array.from(classes).sort();
+  const charts = JSON.stringify(Array.from(document.querySelectorAll('.js-plotly-plot')).map(
+    (d) => (d.data || []).map((t) => [t.name || '', t.x || [], t.y || []])));
+"""
+SNAPSHOT = """() => {""" + _PAGE_PARTS + """
+  const texts = (css) => Array.from(document.querySelectorAll(css)).filter(visible).map(textOf);
   return {table: texts('.pushluck-table'), numbers: texts('.pushluck-numbers'),
           headline: texts('.pushluck-headline'), command: texts('.pushluck-cli'),
-          widgets: Array.from(classes).sort(), charts: JSON.stringify(charts)};
+          widgets, charts};
 }"""
 SETTLED = """() => {
   const over = document.querySelector('.pushluck-finished');
@@ -537,19 +541,25 @@ SETTLED = """() => {
 ONLY_ON_ONE_SIDE = {"pushluck-kernel-status"}
 
 
-def settled_snapshot(page, timeout: float = 120.0) -> dict:
-    """The page's visible text, widgets and chart data once no bot is thinking, nothing is
-    being worked out and two reads half a second apart agree."""
+def settled(page, snapshot: str, ready: str, timeout: float) -> dict:
+    """``snapshot`` of the page once ``ready`` holds and two reads half a second apart
+    agree."""
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
-        page.wait_for_function(SETTLED, timeout=PAGE_TIMEOUT_MS)
-        now = page.evaluate(SNAPSHOT)
+        page.wait_for_function(ready, timeout=PAGE_TIMEOUT_MS)
+        now = page.evaluate(snapshot)
         if now == last:
             return now
         last = now
         page.wait_for_timeout(500)
-    raise AssertionError(f"the page did not settle: {last}")
+    raise AssertionError(f"the page did not settle: {str(last)[:600]}")
+
+
+def settled_snapshot(page, timeout: float = 120.0) -> dict:
+    """The page's visible text, widgets and chart data once no bot is thinking and nothing is
+    being worked out."""
+    return settled(page, SNAPSHOT, SETTLED, timeout)
 
 
 def same_charts(site: list, voila: list) -> bool:
@@ -578,10 +588,13 @@ def same_page(site: dict, voila: dict) -> list[str]:
                                          if key != "charts" else [site[key]],
                                          "Voilà", "site", n=0, lineterm="")
             differences.append(f"{key}: " + " | ".join(list(lines)[2:8])[:600])
-    widgets = set(site["widgets"]) ^ set(voila["widgets"])
-    if widgets - ONLY_ON_ONE_SIDE:
-        differences.append(f"widgets on one side only: {sorted(widgets - ONLY_ON_ONE_SIDE)}")
-    return differences
+    return differences + widget_differences(site, voila)
+
+
+def widget_differences(site: dict, voila: dict) -> list[str]:
+    """The widgets shown on one side only (beyond those that differ by design), in words."""
+    widgets = (set(site["widgets"]) ^ set(voila["widgets"])) - ONLY_ON_ONE_SIDE
+    return [f"widgets on one side only: {sorted(widgets)}"] if widgets else []
 
 
 #: The clicks both deployments get: draws, a stop (the bots then play), a draw
@@ -647,31 +660,12 @@ def test_site_and_voila_show_the_same_play_page_after_the_same_clicks(site_url, 
     voila.close()
 
 
-PAGE_SNAPSHOT = """() => {
-  // each cell output's visible text outside the charts (widgets and displayed HTML), the
-  // widgets' classes and the charts' data (the notebooks' markdown is the same file on both
-  // sides)
-  const visible = (e) => e.offsetParent !== null;
+#: each cell output's visible text (widgets and displayed HTML; the notebooks' markdown is the
+#: same file on both sides), the widgets shown and the charts' data
+PAGE_SNAPSHOT = """() => {""" + _PAGE_PARTS + """
   const roots = Array.from(document.querySelectorAll('.jp-OutputArea-output')).filter(
     (e) => visible(e) && !(e.parentElement && e.parentElement.closest('.jp-OutputArea-output')));
-  const textOf = (e) => {
-    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-    const words = [];
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const p = n.parentElement;
-      if (p && visible(p) && !p.closest('.js-plotly-plot') && n.data.trim())
-        words.push(n.data.trim());
-    }
-    return words.join('\\n');
-  };
-  const classes = new Set();
-  for (const e of document.querySelectorAll('[class*="pushluck-"]'))
-    if (visible(e))
-      for (const c of e.classList) if (c.startsWith('pushluck-')) classes.add(c);
-  const charts = Array.from(document.querySelectorAll('.js-plotly-plot')).map(
-    (d) => (d.data || []).map((t) => [t.name || '', t.x || [], t.y || []]));
-  return {text: roots.map(textOf), widgets: Array.from(classes).sort(),
-          charts: JSON.stringify(charts)};
+  return {text: roots.map(textOf), widgets, charts};
 }"""
 #: a widget still working something out (the notebooks' own text may say "Computing" too)
 BUSY = """() => Array.from(document.querySelectorAll('.jupyter-widgets')).some(
@@ -679,18 +673,8 @@ BUSY = """() => Array.from(document.querySelectorAll('.jupyter-widgets')).some(
 
 
 def settled_page(page, timeout: float = 180.0) -> dict:
-    """A lesson page's snapshot once nothing is being worked out and two reads half a second
-    apart agree."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        page.wait_for_function(f"() => !({BUSY})()", timeout=PAGE_TIMEOUT_MS)
-        now = page.evaluate(PAGE_SNAPSHOT)
-        if now == last:
-            return now
-        last = now
-        page.wait_for_timeout(500)
-    raise AssertionError(f"the page did not settle: {str(last)[:600]}")
+    """A page's :data:`PAGE_SNAPSHOT` once no widget is working something out."""
+    return settled(page, PAGE_SNAPSHOT, f"() => !({BUSY})()", timeout)
 
 
 #: Words each deployment says of itself (a lesson names what computed its numbers)
@@ -712,10 +696,7 @@ def page_differences(site: dict, voila: dict) -> list[str]:
         differences.append("text: " + " | ".join(list(lines)[2:10])[:900])
     if not same_charts(json.loads(site["charts"]), json.loads(voila["charts"])):
         differences.append(f"charts: Voilà {voila['charts'][:300]} | site {site['charts'][:300]}")
-    widgets = set(site["widgets"]) ^ set(voila["widgets"])
-    if widgets - ONLY_ON_ONE_SIDE:
-        differences.append(f"widgets on one side only: {sorted(widgets - ONLY_ON_ONE_SIDE)}")
-    return differences
+    return differences + widget_differences(site, voila)
 
 
 #: Every page but the draw/stop tables (their own parity test clicks through a game)
