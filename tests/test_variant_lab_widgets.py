@@ -112,6 +112,7 @@ def test_sweep_stopped_half_way_keeps_the_points_done() -> None:
     deadline = time.monotonic() + 120
     while panel.progress.value < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert "pushluck-pending" in panel.status_html.value  # the chart is not final yet
     panel.stop()
     panel.join(120)
     result = panel.result
@@ -121,8 +122,27 @@ def test_sweep_stopped_half_way_keeps_the_points_done() -> None:
     first = result.points[0]
     model, state = custom_position(rules.replace(bank_minimum=2))
     assert first.turn_value == pytest.approx(float(TurnSolver(model, exact=True).value(state)))
-    assert "Stopped" in panel.status
+    assert "Stopped" in panel.status and "pushluck-pending" not in panel.status_html.value
     assert not panel.run_button.disabled and panel.stop_button.disabled
+
+
+def test_a_comparison_being_computed_says_its_charts_are_not_final() -> None:
+    """While A and B are worked out off the click path, the status line is marked as work in
+    progress (what a page check or a reader waits on); once computed, it is plain words."""
+    panel = SideBySide("hit-list", variants=("standard", "soft-aces"))
+    lines: list[str] = []
+    panel.status_html.observe(lambda change: lines.append(change["new"]), "value")
+    deadline = time.monotonic() + 120
+    for _ in range(2):  # the opening comparison, then one asked for again
+        while panel.status.startswith("Computing") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        panel.compare()
+    while panel.status.startswith("Computing") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sum("Computing" in line for line in lines) == 2, lines
+    assert all(("Computing" in line) == ("pushluck-pending" in line) for line in lines), lines
+    assert panel.status.startswith("A and B computed"), panel.status
+    assert len(panel.fig_bust.data) == 2
 
 
 def test_the_form_loads_every_model_game_unchanged() -> None:

@@ -93,8 +93,14 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(part for part in text.replace(",", " ").split() if part)
 
 
-def _message(text: str, error: bool = False) -> str:
-    return _ERROR.format(html.escape(text)) if error else html.escape(text)
+def _message(text: str, error: bool = False, *, working: bool = False) -> str:
+    """A status line: an error, a line saying the numbers are being worked out (marked
+    ``pushluck-pending``, so a reader knows the charts below are not final), or plain words."""
+    if error:
+        return _ERROR.format(html.escape(text))
+    if working:
+        return f"<span class='pushluck-pending'>{html.escape(text)}</span>"
+    return html.escape(text)
 
 
 def _number_box(value: int, description: str, layout: widgets.Layout,
@@ -614,9 +620,9 @@ class SideBySide(widgets.VBox):
         self.editors_box.children = [self.a, self.b]
         self.compare()
 
-    def _say(self, text: str, error: bool = False) -> None:
+    def _say(self, text: str, error: bool = False, *, working: bool = False) -> None:
         self.status = text
-        self.status_html.value = _message(text, error)
+        self.status_html.value = _message(text, error, working=working)
 
     def compare(self) -> None:
         """Recompute both columns off the click path (the latest request wins)."""
@@ -638,7 +644,7 @@ class SideBySide(widgets.VBox):
             return (summarise(spec, a, race_target=target),
                     summarise(spec, b, race_target=target))
 
-        self._say("Computing A and B…")
+        self._say("Computing A and B…", working=True)
         if not self.background:
             try:
                 self._show(work(), target)
@@ -762,9 +768,9 @@ class SweepPanel(widgets.VBox):
         check_sweep(self.variant, self.option.value, values)
         return values
 
-    def _say(self, text: str, error: bool = False) -> None:
+    def _say(self, text: str, error: bool = False, *, working: bool = False) -> None:
         self.status = text
-        self.status_html.value = _message(text, error)
+        self.status_html.value = _message(text, error, working=working)
 
     @property
     def running(self) -> bool:
@@ -790,7 +796,7 @@ class SweepPanel(widgets.VBox):
         self.progress.description = f"0 / {len(values)}"
         self.run_button.disabled = True
         self.stop_button.disabled = False
-        self._say(f"Solving {len(values)} points…")
+        self._say(f"Solving {len(values)} points…", working=True)
         spec, variant, key = self.spec, self.variant, self.option.value
         whole = self.whole_game.value
 
@@ -826,7 +832,7 @@ class SweepPanel(widgets.VBox):
     def stop(self) -> None:
         """Stop after the point being solved; the points done are kept."""
         self._stop.set()
-        self._say("Stopping after the point being solved…")
+        self._say("Stopping after the point being solved…", working=True)
 
     def join(self, timeout: float | None = None) -> None:
         if self._thread is not None:
