@@ -8,15 +8,22 @@ Figures (seconds unless noted):
 * ``click_to_chart_ms``: click Draw / Roll -> a chart's data changed in the page (median; target
   <= 300 ms; the kernel's share, <= 150 ms, is the widget's own benchmark);
 * ``lesson_click_to_chart_ms``: Lesson 4's "add 1000 simulations" -> chart redrawn;
-* ``five_pages_s``: five game pages opened at once -> all five rendered.
+* ``five_pages_s``: five game pages opened at once -> all five rendered;
+* ``positions``: the Captain Seven page with relics, a position typed into "Set up a position"
+  (the jack relic after one and after two cards) -> "Show this position" pressed -> the coach's
+  numbers shown (``page_s``: the expected values and the recommendation; ``page_all_s``: the
+  charts' distributions too, nothing on the page still working), beside the wall time of the
+  page's own "check it yourself" command (``pushluck odds``, a new process) for the same
+  position, and the ratio of the first to it (target <= 1.5).
 
 Beside each open: the load average when it started, and the CPU seconds it cost the server with
 its kernels (``server_cpu_s``) and the browser (``browser_cpu_s``, Chromium's own count): wall
 times on a shared machine follow its load, CPU seconds much less.
 
-Run: ``.venv/bin/python benchmarks/bench_browser.py [--quick] [--pool N]`` (needs
+Run: ``.venv/bin/python benchmarks/bench_browser.py [--quick | --positions] [--pool N]`` (needs
 /usr/bin/chromium).  ``--quick``: only the warm Pig page (open, clicks) and the five pages;
-``--pool N``: the warm server's pool size (default: voila.json's).
+``--positions``: only the set-up positions; ``--pool N``: the warm server's pool size (default:
+voila.json's).
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ import argparse
 import json
 import os
 import re
+import shlex
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,6 +48,7 @@ from test_browser import (  # noqa: E402  (shares the server/browser helpers of 
     CHROMIUM_ARGS,
     NOTEBOOKS,
     VoilaServer,
+    option_widget,
 )
 
 # A draw/stop table's Draw button, or the Lost Cities card table.
@@ -148,11 +158,100 @@ def click_to_chart(page, button: str, clicks: int = 5, timeout_ms: int = 10_000)
     return times
 
 
+#: (label, the "Set up a position" fields) on the Captain Seven page with relics
+RELIC_POSITIONS = (
+    ("jack relic after 5h", {"--drawn": "5h", "--relic": "J"}),
+    ("jack relic after 5h 9h", {"--drawn": "5h 9h", "--relic": "J"}),
+    ("jack relic after Ah 2h", {"--drawn": "Ah 2h", "--relic": "J"}),
+)
+NO_PENDING = "() => !document.querySelector('.pushluck-pending')"
+#: the page's hidden record of the numbers it states (``ui.analysis.numbers_hook``): its
+#: expected value under optimal play, as a float
+SHOWN_EV = """() => [...document.querySelectorAll('.pushluck-numbers-hook')]
+  .map((h) => parseFloat(h.dataset.evOptimal)).filter((v) => !Number.isNaN(v))"""
+
+
+def turn_relics_on(page) -> None:
+    """The Captain Seven page's rule option "Relics" on (a new game with it)."""
+    page.get_by_text("Rule options", exact=True).first.click()
+    option_widget(page, "relics").click()
+    apply = page.get_by_role("button", name="Apply: start a new game")
+    page.wait_for_timeout(1000)
+    if apply.is_visible():
+        apply.click()
+    page.wait_for_function("() => document.querySelector('.pushluck-cli').dataset.options"
+                           ".includes('relics')", timeout=TIMEOUT_MS)
+
+
+def command_ev(command: str) -> float:
+    """The expected value under optimal play that ``command`` prints (its ``--json``)."""
+    done = subprocess.run(_venv_args(command) + ["--json"], cwd=ROOT, check=True,
+                          capture_output=True, text=True, timeout=600)
+    return float(json.loads(done.stdout)["ev_optimal"])
+
+
+def setup_to_numbers(page, fields: dict[str, str]) -> tuple[float, float, str]:
+    """Seconds from "Show this position" to the coach's numbers (the expected value the page's
+    command prints for the position) and to every number, and the page's command."""
+    page.wait_for_function(NO_PENDING, timeout=TIMEOUT_MS)
+    for flag, value in fields.items():
+        page.locator(".widget-text").filter(has_text=flag).locator("input").first.fill(value)
+    page.wait_for_timeout(500)
+    command = "pushluck odds captain-seven " + " ".join(
+        f"{flag} {shlex.quote(value)}" for flag, value in fields.items()) + \
+        " --option relics=true"
+    expected = command_ev(command)
+    start = time.monotonic()
+    page.get_by_role("button", name="Show this position").click()
+    page.wait_for_function(
+        f"(e) => ({SHOWN_EV})().some((v) => Math.abs(v - e) <= 1e-9 * Math.abs(e))",
+        arg=expected, polling="raf", timeout=TIMEOUT_MS)
+    coach = time.monotonic() - start
+    page.wait_for_function(NO_PENDING, timeout=TIMEOUT_MS)
+    shown = page.inner_text(".pushluck-cli")
+    if shlex.split(shown) != shlex.split(command):
+        raise SystemExit(f"the page's command {shown!r} is not {command!r}")
+    return coach, time.monotonic() - start, command
+
+
+def _venv_args(command: str) -> list[str]:
+    args = shlex.split(command)
+    args[0] = str(Path(sys.executable).with_name(args[0]))
+    return args
+
+
+def command_seconds(command: str) -> float:
+    """Wall seconds of the page's own command line, run in a new process from the venv."""
+    start = time.monotonic()
+    subprocess.run(_venv_args(command), cwd=ROOT, check=True, capture_output=True, timeout=600)
+    return time.monotonic() - start
+
+
+def positions(browser, server: VoilaServer) -> list[dict]:
+    """Each of :data:`RELIC_POSITIONS`: the page's time to its numbers, the command's."""
+    page, _ = open_visible(browser, server, "Play_Captain_Seven.ipynb")
+    rows = []
+    try:
+        turn_relics_on(page)
+        page.get_by_text("Set up a position", exact=True).first.click()
+        for label, fields in RELIC_POSITIONS:
+            page_s, page_all_s, command = setup_to_numbers(page, fields)
+            command_s = command_seconds(command)
+            rows.append({"position": label, "page_s": round(page_s, 2),
+                         "page_all_s": round(page_all_s, 2), "command_s": round(command_s, 2),
+                         "page_over_command": round(page_s / command_s, 2),
+                         "command": command, "load_average": round(os.getloadavg()[0], 1)})
+    finally:
+        page.close()
+    return rows
+
+
 def _median(values: list[float]) -> float | None:
     return round(statistics.median(values), 1) if values else None
 
 
-def bench(*, quick: bool = False, pool: int | None = None) -> dict:
+def bench(*, quick: bool = False, only_positions: bool = False, pool: int | None = None
+          ) -> dict:
     from playwright.sync_api import sync_playwright
 
     pages_opened = ["Play_Pig.ipynb"] if quick else GAME_PAGES
@@ -162,6 +261,15 @@ def bench(*, quick: bool = False, pool: int | None = None) -> dict:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                              headless=True)
         try:
+            if only_positions:
+                warm = VoilaServer(*pool_args)
+                try:
+                    wait_for_pools(warm)
+                    wait_for_quiet(warm)
+                    figures["positions"] = positions(browser, warm)
+                finally:
+                    warm.stop()
+                return figures
             if not quick:
                 cold = VoilaServer("--WarmKernelPool.pool_size=0")
                 try:
@@ -204,9 +312,10 @@ def bench(*, quick: bool = False, pool: int | None = None) -> dict:
                                             timeout_ms=30_000)
                     figures["lesson_click_to_chart_ms"] = _median(lesson)
                     page.close()
+                    figures["positions"] = positions(browser, warm)
 
                 # the pool is full again (it refills once the pages have been quiet a while)
-                hand_outs = len(pages_opened) + (0 if quick else 1)
+                hand_outs = len(pages_opened) + (0 if quick else 2)  # + Lesson 4, Captain Seven
                 if pool != 0:
                     wait_for_pools(warm, times=1 + hand_outs)
                 wait_for_quiet(warm)
@@ -244,10 +353,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="only the warm Pig page (open, clicks) and the five pages")
+    parser.add_argument("--positions", action="store_true",
+                        help="only the set-up positions: page against its command")
     parser.add_argument("--pool", type=int, default=None,
                         help="the warm server's pool size (default: voila.json's)")
     args = parser.parse_args(argv)
-    figures = bench(quick=args.quick, pool=args.pool)
+    figures = bench(quick=args.quick, only_positions=args.positions, pool=args.pool)
     print(json.dumps(figures, indent=2))
 
 
