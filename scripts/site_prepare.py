@@ -229,13 +229,33 @@ def prepare_pypi(repo: Path, wheels: Path, target: Path) -> None:
         wheel = wheel_for(name, version, wheels)
         left_out = [f"{wheel.name.split('-')[0]}-{version}.data/", *NOT_IN_BROWSER.get(name, [])]
         slim_wheel(wheel, target / wheel.name, left_out)
-    own = wheels / "own"
+    shutil.copy2(build_own_wheel(repo, wheels), target)
+    sqlite3_placeholder(target)
+
+
+def build_own_wheel(repo: Path, scratch: Path) -> Path:
+    """The package's wheel, built from a clean copy of its sources (:func:`package_sources`)
+    in ``scratch``."""
+    own = scratch / "own"
     shutil.rmtree(own, ignore_errors=True)
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-        "--wheel-dir", own, repo)
-    for wheel in own.glob("pushluck_teach-*.whl"):
-        shutil.copy2(wheel, target)
-    sqlite3_placeholder(target)
+        "--wheel-dir", own, package_sources(repo, scratch / "own-sources"))
+    (wheel,) = own.glob("pushluck_teach-*.whl")
+    return wheel
+
+
+def package_sources(repo: Path, staging: Path) -> Path:
+    """A clean copy of what the package's wheel is built from (``pyproject.toml``, the README
+    and ``pushluck_teach/`` without byte code) in ``staging``: setuptools builds in the source
+    folder's ``build/``, which keeps modules a later checkout deleted or moved, and a wheel built
+    in the repository would ship them beside their replacements."""
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(repo / name, staging / name)
+    shutil.copytree(repo / "pushluck_teach", staging / "pushluck_teach",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return staging
 
 
 def prepare_notebooks(source: Path, target: Path) -> list[str]:

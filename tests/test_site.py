@@ -25,6 +25,7 @@ import re
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -47,6 +48,7 @@ from test_browser import (
     launch_chromium,
     wait_for_chart_change,
 )
+from test_site_support import package_files
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -158,7 +160,10 @@ def test_site_has_every_page(site_dir: Path):
         assert (site_dir / "voici" / "render" / f"{notebook.stem}.html").exists(), notebook.name
     lock = (site_dir / "static" / "pyodide" / "pyodide-lock.json").read_text()
     assert "ipython" in lock and "numpy" not in lock
-    assert list((site_dir / "pypi").glob("pushluck_teach-*.whl"))
+    (wheel,) = (site_dir / "pypi").glob("pushluck_teach-*.whl")
+    shipped = {name for name in zipfile.ZipFile(wheel).namelist()
+               if name.startswith("pushluck_teach/")}
+    assert shipped == package_files(ROOT), shipped ^ package_files(ROOT)  # no stale module
     assert (site_dir / ".nojekyll").exists()  # GitHub Pages publishes the files as they are
     # plotly's mime extension (a second plotly.js no page uses) is left out of the first load
     assert not (site_dir / "extensions" / "jupyterlab-plotly").exists()

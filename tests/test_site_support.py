@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -544,6 +545,38 @@ def test_site_notebooks_folder_holds_the_guide_documents(tmp_path):
     root, guide = find_document("docs/teaching.md", start=tmp_path)
     assert root == tmp_path
     assert page_markdown(guide, root) == page_markdown(ROOT / "docs" / "teaching.md", ROOT)
+
+
+def package_files(root: Path) -> set[str]:
+    """The files of ``root/pushluck_teach`` a wheel of the package holds (its modules, and
+    the package data of pyproject.toml), relative to ``root``."""
+    return {path.relative_to(root).as_posix()
+            for path in (root / "pushluck_teach").rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts
+            and (path.suffix == ".py" or path.parent.name in ("data", "static"))}
+
+
+def test_the_site_wheel_is_built_from_the_package_as_it_is_now(tmp_path):
+    """The site's wheel of the package is built from a clean copy of its sources: a module that
+    a later checkout moved away, still in setuptools' ``build/`` folder of a working copy, and
+    byte code are left behind (a wheel built in the working copy shipped such modules beside
+    their replacements, and the site then failed to import the package)."""
+    site_prepare = load_site_prepare()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        (repo / name).write_bytes((ROOT / name).read_bytes())
+    shutil.copytree(ROOT / "pushluck_teach", repo / "pushluck_teach")
+    stale = repo / "build" / "lib" / "pushluck_teach" / "games" / "moved_away.py"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("raise ImportError('a module from an old checkout')\n")
+    (repo / "pushluck_teach" / "__pycache__").mkdir(exist_ok=True)
+    (repo / "pushluck_teach" / "__pycache__" / "cli.cpython-311.pyc").write_bytes(b"")
+    staged = site_prepare.package_sources(repo, tmp_path / "staging")
+    assert sorted(p.name for p in staged.iterdir()) == ["README.md", "pushluck_teach",
+                                                        "pyproject.toml"]
+    assert not list(staged.rglob("__pycache__")) and not list(staged.rglob("moved_away.py"))
+    assert package_files(staged) == package_files(ROOT)
 
 
 def test_cached_wheels_need_no_package_index(tmp_path, monkeypatch):
