@@ -45,7 +45,6 @@ them.  That is the only pruning, and each model proves its rule in its docstring
 
 from __future__ import annotations
 
-import heapq
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -948,58 +947,60 @@ class TurnSolver(Generic[S]):
         model = self.model
         graph = policy_graph(model, state, self.best_action)
         one = self._num(1)
+        # the decision states in topological order, named by their place in it
+        nodes = [node for node in graph.order if node in graph.moves]
+        index = {node: k for k, node in enumerate(nodes)}
 
-        def edges(pairs: tuple[tuple[int, S], ...]) -> tuple[tuple[Any, S | None, Any], ...]:
-            """``(share, next decision state or None, payoff when the turn ends)``."""
+        def edges(pairs: tuple[tuple[int, S], ...]) -> tuple[tuple[Any, int, Any], ...]:
+            """``(share, place of the next decision state or -1, payoff when the turn
+            ends)``."""
             total = sum(w for w, _ in pairs)
-            return tuple((one * w / total, nxt, None) if model.actions(nxt) else
-                         (one * w / total, None, self._num(model.payoff(nxt)))
+            return tuple((one * w / total, index[nxt], None) if model.actions(nxt) else
+                         (one * w / total, -1, self._num(model.payoff(nxt)))
                          for w, nxt in pairs)
 
-        index = {node: k for k, node in enumerate(graph.order)}
         # per decision state: its turn total where stopping is legal and the optimal policy
         # draws (None where a cap changes nothing), the stop's and the policy's outcomes
-        plan: dict[S, tuple[Any, tuple[Any, ...], tuple[Any, ...]]] = {}
-        for node, (action, pairs) in graph.moves.items():
+        plan: list[tuple[Any, tuple[Any, ...], tuple[Any, ...]]] = []
+        for node in nodes:
+            action, pairs = graph.moves[node]
             cappable = action != STOP and STOP in model.actions(node)
-            plan[node] = ((model.turn_total(node) if cappable else None),
-                          edges(tuple(model.transitions(node, STOP))) if cappable else (),
-                          edges(pairs))
+            plan.append(((model.turn_total(node) if cappable else None),
+                         edges(tuple(model.transitions(node, STOP))) if cappable else (),
+                         edges(pairs)))
         # a cap above every cappable total changes nothing: the optimal policy's distribution
-        highest = max((t for t, _, _ in plan.values() if t is not None), default=None)
+        highest = max((t for t, _, _ in plan if t is not None), default=None)
         computed: dict[Any, dict[Any, Number]] = {}
         result: dict[int, dict[Any, Number]] = {}
         for cap in caps:
             key = cap if highest is not None and cap <= highest else None
             if key not in computed:
-                computed[key] = self._capped_pass(state, plan, index, key, one)
+                computed[key] = (self._capped_pass(plan, key, one) if nodes else
+                                 {self._out(self._num(model.payoff(state))): self._out(one)})
             result[cap] = computed[key]
         return result
 
-    def _capped_pass(self, state: S, plan: Mapping[S, tuple[Any, tuple[Any, ...],
-                                                           tuple[Any, ...]]],
-                     index: Mapping[S, int], cap: Any, one: Any) -> dict[Any, Number]:
-        """One forward pass of :meth:`capped_distributions` (``cap`` None: no cap), visiting
-        only the states that carry probability, in topological order."""
+    def _capped_pass(self, plan: list[tuple[Any, tuple[Any, ...], tuple[Any, ...]]],
+                     cap: Any, one: Any) -> dict[Any, Number]:
+        """One forward pass of :meth:`capped_distributions` (``cap`` None: no cap) from the
+        first decision state of ``plan`` (its states in topological order), skipping the states
+        no probability reaches."""
         ends: dict[Any, Any] = {}
-        if state not in plan:  # the turn is already over
-            ends[self._num(self.model.payoff(state))] = one
-        mass: dict[S, Any] = {state: one} if state in plan else {}
-        waiting = [index[state]] if state in plan else []
-        order = list(index)
-        while waiting:
-            node = order[heapq.heappop(waiting)]
-            p = mass.pop(node)
-            stop_total, stop_edges, draw_edges = plan[node]
+        mass: list[Any] = [None] * len(plan)
+        mass[0] = one
+        zero = 0 * one
+        for place, p in enumerate(mass):
+            if p is None:
+                continue
+            stop_total, stop_edges, draw_edges = plan[place]
             capped = cap is not None and stop_total is not None and stop_total >= cap
             for share, nxt, payoff in (stop_edges if capped else draw_edges):
-                if nxt is None:
-                    ends[payoff] = ends.get(payoff, 0 * one) + p * share
-                elif nxt in mass:
-                    mass[nxt] += p * share
-                else:
+                if nxt < 0:
+                    ends[payoff] = ends.get(payoff, zero) + p * share
+                elif mass[nxt] is None:
                     mass[nxt] = p * share
-                    heapq.heappush(waiting, index[nxt])
+                else:
+                    mass[nxt] += p * share
         return {self._out(k): self._out(ends[k]) for k in sorted(ends)}
 
     def _labelled_distribution(self, graph: PolicyGraph, state: S,
