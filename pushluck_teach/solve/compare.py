@@ -21,7 +21,7 @@ from pushluck_teach.games.base import DRAW, GameSpec, RulesError, TurnModel, Var
 from pushluck_teach.solve.race import expected_turns_to_target
 from pushluck_teach.solve.stop_rule import StopRule, describe_stop_rule
 from pushluck_teach.solve.sweep import win_chance
-from pushluck_teach.solve.turn import TurnSolver, policy_graph
+from pushluck_teach.solve.turn import PolicyGraph, TurnSolver
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,11 @@ class Summary:
         return self.stop_rule.bust_risk
 
 
-def bust_by_draw(model: TurnModel[Any], start: Any, solver: TurnSolver[Any]) -> tuple[float, ...]:
-    """``h[k-1]`` = P(the ``k``-th draw busts | a ``k``-th draw is made), optimal play."""
-    graph = policy_graph(model, start, solver.best_action)
+def bust_by_draw(model: TurnModel[Any], start: Any, solver: TurnSolver[Any],
+                 graph: PolicyGraph | None = None) -> tuple[float, ...]:
+    """``h[k-1]`` = P(the ``k``-th draw busts | a ``k``-th draw is made), optimal play
+    (``graph``: optimal play's graph from ``start``, when the caller has it)."""
+    graph = graph or solver.optimal_graph(start)
     mass: dict[Any, dict[int, float]] = {start: {0: 1.0}}
     drawing: dict[int, float] = {}
     busting: dict[int, float] = {}
@@ -76,15 +78,16 @@ def summarise(spec: GameSpec, variant: Variant, *, race_target: int | None = Non
     model, state = spec.position(variant)
     solver = TurnSolver(model)
     value = float(solver.value(state))
-    rule = describe_stop_rule(model, solver, state)
+    graph = solver.optimal_graph(state)  # one walk for the rule, the hazard and the race
+    rule = describe_stop_rule(model, solver, state, graph=graph)
     dist = {float(k): float(p) for k, p in solver.distribution(state).items()}
-    hazard = bust_by_draw(model, state, solver)
+    hazard = bust_by_draw(model, state, solver, graph)
     notes = []
     race = None
     if race_target is not None:
         try:
             race = float(expected_turns_to_target(model, race_target, None, start=state,
-                                                  solver=solver))
+                                                  solver=solver, graph=graph))
         except RulesError as exc:
             notes.append(str(exc))
     chance = None

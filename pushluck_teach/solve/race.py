@@ -23,18 +23,20 @@ from fractions import Fraction
 from typing import Any
 
 from pushluck_teach.games.base import PositionError, RulesError, TurnModel
-from pushluck_teach.solve.turn import Number, TurnSolver, policy_graph
+from pushluck_teach.solve.turn import Number, PolicyGraph, TurnSolver
 
 MAX_TARGET = 5000
 
 
 def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int | None, *,
                              start: Any = None, exact: bool = False,
-                             solver: TurnSolver[Any] | None = None) -> Number:
+                             solver: TurnSolver[Any] | None = None,
+                             graph: PolicyGraph | None = None) -> Number:
     """``E(0)`` of the module docstring: turns to reach ``target`` alone from a score of 0.
 
     ``threshold=None``: each turn plays the turn-optimal policy, except that it stops as soon
-    as the turn total covers what is missing (``min(∞, G - s)``)."""
+    as the turn total covers what is missing (``min(∞, G - s)``); ``graph``: the optimal
+    policy's graph from ``start`` (``solver.optimal_graph``), when the caller has it."""
     if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
         raise RulesError(f"target must be a whole number 1-{MAX_TARGET}, not {target!r}")
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, int)
@@ -47,10 +49,10 @@ def expected_turns_to_target(model: TurnModel[Any], target: int, threshold: int 
     expected: dict[int, Any] = {}
     top = threshold
     if threshold is None:
-        graph = policy_graph(model, start, solver.best_action)
+        graph = graph or solver.optimal_graph(start)
         top = int(max(model.turn_total(s) for s in graph.order)) + 1
         levels = solver.capped_distributions(
-            start, sorted({min(top, target - score) for score in range(target)}))
+            start, sorted({min(top, target - score) for score in range(target)}), graph=graph)
     for score in range(target - 1, -1, -1):
         level = min(top, target - score)
         dist = levels.get(level)

@@ -130,17 +130,19 @@ def _split(choices: list[Choice], model: TurnModel[Any], whole: float, base: flo
 
 def describe_stop_rule(model: TurnModel[Any], solver: TurnSolver[Any] | None = None,
                        start: Any = None, *, max_exceptions: int = 2,
-                       policy: Callable[[Any], str] | None = None) -> StopRule:
+                       policy: Callable[[Any], str] | None = None,
+                       graph: PolicyGraph | None = None) -> StopRule:
     """The stop rule of the optimal policy (or ``policy``) from ``start`` (module docstring).
 
     A model may offer ``rule_features(state) -> ((name, condition), ...)`` (say, name "faces",
     conditions "a J/Q/K held" / "no J/Q/K held"); the rule then may use one feature's values,
     each with its own threshold, when that agrees with the optimum clearly better than a single
-    threshold."""
+    threshold.  ``graph``: the optimal policy's graph from ``start``, when the caller has it."""
     start = model.start if start is None else start
     solver = solver or TurnSolver(model)
     choose = policy or solver.best_action
-    graph = policy_graph(model, start, choose)
+    if graph is None or policy is not None:
+        graph = policy_graph(model, start, choose)
     mass = reach_probabilities(graph, start)
     choices: list[Choice] = []
     bust = 0.0

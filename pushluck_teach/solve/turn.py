@@ -933,8 +933,8 @@ class TurnSolver(Generic[S]):
                 return table
         return None
 
-    def capped_distributions(self, state: S | None, caps: Iterable[int]
-                             ) -> dict[int, dict[Any, Number]]:
+    def capped_distributions(self, state: S | None, caps: Iterable[int], *,
+                             graph: PolicyGraph | None = None) -> dict[int, dict[Any, Number]]:
         """For each cap ``c`` of ``caps``: :meth:`distribution` from ``state`` under the
         optimal policy changed to stop as soon as stopping is legal and the turn total is at
         least ``c``.
@@ -942,10 +942,11 @@ class TurnSolver(Generic[S]):
         Capping only turns a draw into a stop, so every capped policy reaches a subset of the
         optimal policy's states: the optimal policy's graph is walked once, each state's
         stopping outcomes are asked once, and each cap is one forward pass of probability mass
-        over that graph in topological order (instead of a new walk of the turn per cap)."""
+        over that graph in topological order (instead of a new walk of the turn per cap).
+        ``graph``: that graph (:meth:`optimal_graph`), when the caller already has it."""
         state = self.model.start if state is None else state
         model = self.model
-        graph = policy_graph(model, state, self.best_action)
+        graph = graph or self.optimal_graph(state)
         one = self._num(1)
         # the decision states in topological order, named by their place in it
         nodes = [node for node in graph.order if node in graph.moves]
@@ -979,6 +980,12 @@ class TurnSolver(Generic[S]):
                                  {self._out(self._num(model.payoff(state))): self._out(one)})
             result[cap] = computed[key]
         return result
+
+    def optimal_graph(self, state: S | None = None) -> PolicyGraph:
+        """The states optimal play reaches from ``state``, with its moves
+        (:func:`policy_graph`): one walk a caller can hand to several computations."""
+        return policy_graph(self.model, self.model.start if state is None else state,
+                            self.best_action)
 
     def _capped_pass(self, plan: list[tuple[Any, tuple[Any, ...], tuple[Any, ...]]],
                      cap: Any, one: Any) -> dict[Any, Number]:
