@@ -48,7 +48,7 @@ from test_browser import (  # noqa: E402  (shares the server/browser helpers of 
     CHROMIUM_ARGS,
     NOTEBOOKS,
     VoilaServer,
-    option_widget,
+    turn_option_on,
 )
 
 # A draw/stop table's Draw button, or the Lost Cities card table.
@@ -171,18 +171,6 @@ SHOWN_EV = """() => [...document.querySelectorAll('.pushluck-numbers-hook')]
   .map((h) => parseFloat(h.dataset.evOptimal)).filter((v) => !Number.isNaN(v))"""
 
 
-def turn_relics_on(page) -> None:
-    """The Captain Seven page's rule option "Relics" on (a new game with it)."""
-    page.get_by_text("Rule options", exact=True).first.click()
-    option_widget(page, "relics").click()
-    apply = page.get_by_role("button", name="Apply: start a new game")
-    page.wait_for_timeout(1000)
-    if apply.is_visible():
-        apply.click()
-    page.wait_for_function("() => document.querySelector('.pushluck-cli').dataset.options"
-                           ".includes('relics')", timeout=TIMEOUT_MS)
-
-
 def command_ev(command: str) -> float:
     """The expected value under optimal play that ``command`` prints (its ``--json``)."""
     done = subprocess.run(_venv_args(command) + ["--json"], cwd=ROOT, check=True,
@@ -232,7 +220,7 @@ def positions(browser, server: VoilaServer) -> list[dict]:
     page, _ = open_visible(browser, server, "Play_Captain_Seven.ipynb")
     rows = []
     try:
-        turn_relics_on(page)
+        turn_option_on(page, "relics")
         page.get_by_text("Set up a position", exact=True).first.click()
         for label, fields in RELIC_POSITIONS:
             page_s, page_all_s, command = setup_to_numbers(page, fields)

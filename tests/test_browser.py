@@ -564,6 +564,20 @@ def option_widget(page, name: str):
     return row.locator("input").first
 
 
+def turn_option_on(page, name: str) -> None:
+    """Yes/no rule option ``name`` on through the options panel (a game in progress gives way
+    to a new one under the new rules: Apply); returns once the page's command carries it."""
+    page.get_by_text("Rule options", exact=True).first.click()
+    option_widget(page, name).click()
+    apply = page.get_by_role("button", name="Apply: start a new game")
+    page.wait_for_timeout(1000)
+    if apply.is_visible():
+        apply.click()
+    page.wait_for_function(
+        "(name) => ((document.querySelector('.pushluck-cli') || {dataset: {}}).dataset.options"
+        " || '').includes(name)", arg=name, timeout=60_000)
+
+
 def first_yes_no_option(page) -> str:
     """The name of the page's game's first yes/no option."""
     from pushluck_teach.games import get_game

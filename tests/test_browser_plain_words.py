@@ -19,7 +19,7 @@ from test_browser import (  # the shared harness (pytest puts tests/ on the path
     click_and_wait,
     enabled,
     open_page,
-    option_widget,
+    turn_option_on,
 )
 
 pytestmark = pytest.mark.browser
@@ -124,16 +124,7 @@ def incan_gold_round_two(page) -> None:
 def captain_seven_king(page) -> None:
     """Relics on (seed 1): 9♠ J♦ K♣, stash keeping K♣; Player 2's first card opens the king
     relic decision for Player 1."""
-    page.get_by_text("Rule options", exact=True).first.click()
-    option_widget(page, "relics").click()
-    apply = page.get_by_role("button", name="Apply: start a new game")
-    page.wait_for_timeout(1000)
-    if apply.is_visible():
-        apply.click()
-    page.wait_for_function(
-        "() => (document.querySelector('.pushluck-cli') || {dataset: {}}).dataset.options"
-        " && document.querySelector('.pushluck-cli').dataset.options.includes('relics')",
-        timeout=60_000)
+    turn_option_on(page, "relics")
     settle(page)
     for step in range(3):
         draw(page, f"Captain Seven with relics, card {step + 1}")
