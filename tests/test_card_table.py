@@ -139,6 +139,8 @@ def _cli_json(flags: dict[str, str]) -> dict:
 def test_the_odds_panel_shows_the_command_lines_numbers(background: bool) -> None:
     table = CardTable("lost-cities", seats=("human", "odds"), seed=6, background=background)
     scores_fig, cards_fig = table.score_figure, table.card_figure
+    headlines: list[str] = []
+    table.headline.observe(lambda change: headlines.append(change["new"]), "value")
     for colour in ("R", "G", "Y"):
         table.subject_buttons.value = colour
         table.wait()
@@ -154,7 +156,11 @@ def test_the_odds_panel_shows_the_command_lines_numbers(background: bool) -> Non
         command = table.cli_html.value.split("<code")[1].split(">", 1)[1].split("</code>")[0]
         argv = shlex.split(command.replace("&quot;", '"').replace("&#x27;", "'"))
         assert argv[:3] == ["pushluck", "odds", "lost-cities"] and "--colour" in argv
+        assert "pushluck-pending" not in table.headline.value
     assert table.score_figure is scores_fig and table.card_figure is cards_fig   # in place
+    # off the click path, "Computing the exact odds…" is marked as work in progress
+    working = [line for line in headlines if "Computing" in line]
+    assert bool(working) == background and all("pushluck-pending" in line for line in working)
 
 
 def test_bots_move_off_the_click_path() -> None:

@@ -83,7 +83,12 @@ def test_luck_versus_skill_in_the_background() -> None:
     widget = LuckVersusSkill("lost-cities", "odds", "simple", options={"matches": 1}, batch=8)
     assert widget.result is not None and widget.result.pairs == 2      # the first batch
     assert "too few deals" in widget.summary.value
+    lines: list[str] = []
+    widget.summary.observe(lambda change: lines.append(change["new"]), "value")
     widget.play_batch()
     widget.wait()
     assert widget.result.pairs == 10
     assert "ordinary matches" in widget.summary.value
+    # while the deals are played the line says so, marked as work in progress
+    assert "pushluck-pending" in lines[0] and "(playing…)" in lines[0], lines
+    assert "pushluck-pending" not in widget.summary.value

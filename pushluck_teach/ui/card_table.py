@@ -845,7 +845,8 @@ class CardTable(widgets.VBox):
         if not self.background:
             self._show_report(engine.analysis(subject), "", flags)
             return
-        self.headline.value = '<div class="pushluck-headline">Computing the exact odds…</div>'
+        self.headline.value = ('<div class="pushluck-headline pushluck-pending">Computing the '
+                               'exact odds…</div>')
 
         def work() -> Any:
             return engine.analysis(subject)

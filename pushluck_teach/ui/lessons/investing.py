@@ -192,7 +192,7 @@ class LuckVersusSkill(widgets.VBox):
             self._add(work())
             return
         self.button.disabled = True
-        self.summary.value += " <i>(playing…)</i>"
+        self.summary.value += " <i class='pushluck-pending'>(playing…)</i>"
 
         def done(future: Future[DuelResult]) -> None:
             self.button.disabled = False
