@@ -558,10 +558,23 @@ def comparison_html(a: Summary, b: Summary, race_target: int) -> str:
             f"</table>{notes}")
 
 
-class SideBySide(widgets.VBox):
-    """Two variants of any game compared (module docstring)."""
+class _StatusPanel(widgets.VBox):
+    """A lab panel with one status line: ``status`` holds its words (a trait others watch),
+    ``status_html`` shows them (:func:`_message`)."""
 
     status = Unicode("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.status_html = widgets.HTML()
+
+    def _say(self, text: str, error: bool = False, *, working: bool = False) -> None:
+        self.status = text
+        self.status_html.value = _message(text, error, working=working)
+
+
+class SideBySide(_StatusPanel):
+    """Two variants of any game compared (module docstring)."""
 
     def __init__(self, game: str | None = None, *, race_target: int = 100,
                  variants: tuple[str, str] | None = None, background: bool = True,
@@ -584,7 +597,6 @@ class SideBySide(widgets.VBox):
         self.compare_button = widgets.Button(description="Compare", button_style="primary")
         self.compare_button.on_click(lambda _b: self.compare())
         self.editors_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
-        self.status_html = widgets.HTML()
         self.table_html = widgets.HTML()
         self.fig_bust = live_figure(layout={"title": "Bust risk of the k-th draw (optimal "
                                             "play)", "height": 320,
@@ -619,10 +631,6 @@ class SideBySide(widgets.VBox):
             self.b.set_variant(list(spec.presets.values())[1], notify=False)
         self.editors_box.children = [self.a, self.b]
         self.compare()
-
-    def _say(self, text: str, error: bool = False, *, working: bool = False) -> None:
-        self.status = text
-        self.status_html.value = _message(text, error, working=working)
 
     def compare(self) -> None:
         """Recompute both columns off the click path (the latest request wins)."""
@@ -684,10 +692,8 @@ class SideBySide(widgets.VBox):
 # Sweeps
 
 
-class SweepPanel(widgets.VBox):
+class SweepPanel(_StatusPanel):
     """One whole-number option of a game over a range, stoppable (module docstring)."""
-
-    status = Unicode("")
 
     def __init__(self, game: str | None = None, variant: Variant | None = None,
                  **kwargs: Any) -> None:
@@ -713,7 +719,6 @@ class SweepPanel(widgets.VBox):
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.stop_button = widgets.Button(description="Stop", disabled=True)
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="0 / 0")
-        self.status_html = widgets.HTML()
         self.table_html = widgets.HTML()
         self.fig = live_figure(layout={"title": "Turn value and bust risk", "height": 340,
                                        "yaxis2": {"overlaying": "y", "side": "right",
@@ -767,10 +772,6 @@ class SweepPanel(widgets.VBox):
         values = list(span)
         check_sweep(self.variant, self.option.value, values)
         return values
-
-    def _say(self, text: str, error: bool = False, *, working: bool = False) -> None:
-        self.status = text
-        self.status_html.value = _message(text, error, working=working)
 
     @property
     def running(self) -> bool:
