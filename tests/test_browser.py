@@ -5,8 +5,8 @@ the visible headline and the chart bars (each bar's label and value, read from t
 figure in the page) are compared with hand counts and the tests' own solvers, which import
 nothing of the package; then the page is played by clicking, and after every action its numbers
 are compared with ``pushluck odds`` for the position the page states (run in this process:
-``tests/pushluck_cli.py``).  The lesson pages are checked by ``tests/test_lessons_browser.py``
-(one visit each) and ``tests/test_browser_pages.py``.  Screenshots go to
+``tests/pushluck_cli.py``).  The lesson pages are checked by ``tests/test_browser_pages.py``
+(one visit each, with ``tests/lesson_checks.py``).  Screenshots go to
 ``test-artifacts/screenshots/``.  The page may not request anything from a host other than
 the loopback (classrooms are offline).
 
@@ -852,6 +852,6 @@ def test_play_page_numbers_match_the_command_after_every_action(server, browser,
 
 
 # Every lesson page's own rendering (charts with data, no console error, no widget error text),
-# its numbers (Lesson 1's count among them) and the plotly bundle Lesson 6 loads are checked by
-# tests/test_lessons_browser.py, in one visit per page; their layout, projector fit and
-# accessibility by test_browser_pages.py.
+# its hidden answers, its numbers (Lesson 1's count among them), the plotly bundle Lesson 6 loads,
+# its layout, projector fit and accessibility are checked by test_browser_pages.py (with
+# lesson_checks.py), in one visit per page.
