@@ -177,7 +177,11 @@ GAUGE_OPENINGS = {
 }
 
 
-@pytest.mark.parametrize("stem", PLAY_PAGES)
+@pytest.mark.parametrize("stem", [
+    # Captain Seven's every-run visit is its parity test (the same checks at the opening, and
+    # the gauge after the clicks equal to the Voilà app's, itself checked against the command)
+    pytest.param(stem, marks=pytest.mark.soak if stem == "Play_Captain_Seven" else ())
+    for stem in PLAY_PAGES])
 def test_site_play_page_matches_cli(site_url, browser, stem):
     """A Play page on the site: the next card's chance after each draw is the command line's
     (the real Python, with NumPy: the Voilà app's), and the charts change.  Pig's and Captain
@@ -415,18 +419,15 @@ def pig_bust_chance_holding_at(threshold: int) -> Fraction:
     return chance[0]
 
 
-def test_site_lesson_3_shows_the_chain(site_url, browser):
+def check_lesson_3_chain(page) -> None:
     """Lesson 3 on the site (no SciPy there): the chain's charts and absorption table appear;
     P(bust) for Pig, hold at 20, is the recursion's, and the float column is filled."""
-    page, watch = open_site_page(browser, site_url, "Lesson_3_Turn_As_Markov_Chain",
-                                 ".pushluck-lesson-chain table")
+    page.wait_for_selector(".pushluck-lesson-chain table", timeout=PAGE_TIMEOUT_MS)
     summary = page.locator(".pushluck-lesson-chain").inner_text()
     bust = pig_bust_chance_holding_at(20)
     assert f"P(bust) = {float(bust):.4f}." in summary, summary  # 9440899/15116544
     assert "Python floats" in summary
     assert page.evaluate(CHARTS_WITH_DATA) >= 2
-    assert_clean(page, watch, "site_Lesson_3_Turn_As_Markov_Chain")
-    page.close()
 
 
 #: what two builds of the same sources may differ in: the dates the listings show, and the
@@ -615,6 +616,21 @@ PARITY_GAPS = {
 }
 
 
+def check_site_numbers(page, stem: str, *, opening: bool) -> None:
+    """The site's own numbers against the command line (the real Python, with NumPy): the next
+    card's chance, and where the table has the win gauge, at the opening (0-0) its value and
+    the coach's "aims for" switch."""
+    check_against_cli(page, timeout=120)
+    if opening and stem in GAUGE_OPENINGS:
+        page.wait_for_selector(".pushluck-win-gauge[role=meter]", timeout=PAGE_TIMEOUT_MS)
+        assert page.locator(".pushluck-objective").is_visible()
+        now = check_numbers(page, timeout=120)
+        assert now is not None and now.get("command_objective") == "win", now
+        assert check_gauge(page, now, timeout=120) == pytest.approx(GAUGE_OPENINGS[stem],
+                                                                    abs=5e-5)
+    assert "numpy" not in page.inner_text("body").lower()
+
+
 def parity_marks(stem: str) -> list:
     """Captain Seven's page (cards, the win gauge, the bots' turns) every run, the others in
     the soak run."""
@@ -631,7 +647,9 @@ def test_site_and_voila_show_the_same_play_page_after_the_same_clicks(site_url, 
     """A Play page on the site and in the Voilà app, same seed, same clicks: the table's text,
     the panel's numbers and headline, the check-it-yourself command, the charts' data (every
     trace's labels and values) and the widgets on the page are the same at the opening and
-    after each click.  (Every Play page in the soak run; Captain Seven's every run.)"""
+    after each click; the site's numbers also equal the command line's at the opening and at
+    the end (:func:`check_site_numbers`).  (Every Play page in the soak run; Captain Seven's
+    every run.)"""
     site, site_watch = open_site_page(browser, site_url, stem,
                                       ".pushluck-table .pushluck-action-draw")
     voila = browser.new_page()
@@ -640,6 +658,7 @@ def test_site_and_voila_show_the_same_play_page_after_the_same_clicks(site_url, 
     voila.wait_for_selector(".pushluck-table .pushluck-action-draw", state="visible",
                             timeout=PAGE_TIMEOUT_MS)
     steps = ["opening"]
+    check_site_numbers(site, stem, opening=True)
     shown = {"site": settled_snapshot(site), "voila": settled_snapshot(voila)}
     for click in (None, *PARITY_CLICKS):
         if click is not None:
@@ -659,6 +678,7 @@ def test_site_and_voila_show_the_same_play_page_after_the_same_clicks(site_url, 
             steps.append(click.removeprefix(".pushluck-action-"))
         differences = same_page(shown["site"], shown["voila"])
         assert not differences, f"{stem} after {steps}: {differences[:3]}"
+    check_site_numbers(site, stem, opening=False)
     assert_clean(site, site_watch, f"site_{stem}_parity")
     assert_clean(voila, voila_watch, f"{stem}_parity")
     site.close()
@@ -708,6 +728,10 @@ def page_differences(site: dict, voila: dict) -> list[str]:
 WALKED_PAGES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb") if p.stem not in PLAY_PAGES)
 
 
+#: What a page must show on the site at its opening, checked in its parity visit
+SITE_OPENING_CHECKS = {"Lesson_3_Turn_As_Markov_Chain": check_lesson_3_chain}
+
+
 def walked_parity_marks(stem: str) -> list:
     """Lesson 3 (its Markov chain from the fundamental matrix) every run, the others in the
     soak run."""
@@ -722,7 +746,9 @@ def test_site_and_voila_show_the_same_page_before_and_after_its_walk(site_url, b
     Lost Cities' table): every cell output's visible text (widgets and displayed HTML), the
     charts' data and the widgets on the page are the same when it opens and after the same
     walk (a lesson's first question answered wrong, its answer shown and its "add" button
-    clicked; the lab's tabs opened; a Lost Cities turn played: ``axe_core.walk``)."""
+    clicked; the lab's tabs opened; a Lost Cities turn played: ``axe_core.walk``).  A page
+    with checks of its own on the site (:data:`SITE_OPENING_CHECKS`) gets them at the
+    opening."""
     site, site_watch = open_site_page(browser, site_url, stem, ".pushluck-projector-toggle")
     voila = browser.new_page()
     voila_watch = PageWatch(voila)
@@ -733,6 +759,8 @@ def test_site_and_voila_show_the_same_page_before_and_after_its_walk(site_url, b
         page.wait_for_function(CHARTS_DRAWN, timeout=PAGE_TIMEOUT_MS)
     opening = settled_page(voila)
     assert opening["widgets"], opening  # (the start page's text is its markdown)
+    if stem in SITE_OPENING_CHECKS:
+        SITE_OPENING_CHECKS[stem](site)
     differences = page_differences(settled_page(site), opening)
     assert not differences, f"{stem} on opening: {differences[:3]}"
     for page in (site, voila):
