@@ -56,6 +56,8 @@ def test_a_long_computation_leaves_the_table_usable_and_a_newer_click_supersedes
     # the cheap numbers are there at once, the values are being computed in the worker
     assert panel.computing and panel.progress_box.layout.display == "flex"
     assert "takes a while to work out — computing…" in panel.headline.value
+    # ... and the panel says its numbers are not final yet (a reader and the page checks wait)
+    assert "pushluck-pending" in panel.text_choice.value
     # a round's first card never springs a trap (no trap is out yet): counted by hand, 0
     assert panel.p_bust_exact == fraction_text(Fraction(0))
     first = panel._task.future
@@ -87,6 +89,9 @@ def test_a_position_over_the_budget_shows_the_cheap_numbers_and_the_refusal() ->
     assert "too many ways to work out here" in numbers.pending
     assert "too many ways to work out here" in panel.headline.value
     assert "states" not in panel.headline.value and "budget" not in panel.headline.value
+    # a refusal is final: not marked as numbers still being worked out
+    assert "too many ways" in panel.text_choice.value
+    assert "pushluck-pending" not in panel.text_choice.value
     # the coach still recommends a legal action: stopping now against one more card
     assert panel.recommended in model.actions(state)
     assert "Recommended by a quick guide" in panel.headline.value

@@ -618,7 +618,9 @@ class AnalysisPanel(widgets.VBox):
                        win_chances: Mapping[str, float | None] | None = None) -> None:
         if numbers.pending:
             F.update_choice(self.fig_choice, (), None, "Value of the choice")
-            self.text_choice.value = (f"<div class='pushluck-numbers pushluck-pending'>"
+            # only numbers still being worked out are marked so (a refusal is final)
+            marks = " pushluck-pending" if numbers.pending == COMPUTING_NOTE else ""
+            self.text_choice.value = (f"<div class='pushluck-numbers{marks}'>"
                                       f"{escape(numbers.pending)}</div>")
             self._publish(self.fig_choice)
             self.headline.value = self._headline(numbers, who, decided)
