@@ -1,12 +1,13 @@
 """The app in a real browser: Voilà on a loopback port, headless Debian Chromium via Playwright.
 
-Opens the landing page and every draw/stop ``Play_*`` page.  On each game page, at the opening,
-the visible headline and the chart bars (each bar's label and value, read from the Plotly
-figure in the page) are compared with hand counts and the tests' own solvers, which import
-nothing of the package; then the page is played by clicking, and after every action its numbers
-are compared with ``pushluck odds`` for the position the page states (run in this process:
-``tests/pushluck_cli.py``).  The lesson pages are checked by ``tests/test_browser_pages.py``
-(one visit each, with ``tests/lesson_checks.py``).  Screenshots go to
+The shared harness of the browser tests (servers, readers of the page, the command-line
+checks) and the landing page's own tests.  What a draw/stop ``Play_*`` page must show
+(:func:`play_and_check_numbers`): at the opening, the visible headline and the chart bars (each
+bar's label and value, read from the Plotly figure in the page) against hand counts and the
+tests' own solvers, which import nothing of the package; then, played by clicking, after every
+action its numbers against ``pushluck odds`` for the position the page states (run in this
+process: ``tests/pushluck_cli.py``).  ``tests/test_browser_pages.py`` runs it, and the lesson
+pages' checks (``tests/lesson_checks.py``), in its one visit of each page.  Screenshots go to
 ``test-artifacts/screenshots/``.  The page may not request anything from a host other than
 the loopback (classrooms are offline).
 
@@ -790,9 +791,14 @@ def check_opening_as_a_student_sees_it(page, notebook: str, timeout: float = 120
         page.wait_for_timeout(500)
 
 
-@pytest.mark.parametrize("notebook", PLAY_PAGES)
-def test_play_page_numbers_match_the_command_after_every_action(server, browser, notebook):
-    page, watch = open_page(browser, server, notebook, ".pushluck-table .pushluck-action")
+def play_and_check_numbers(page, notebook: str) -> None:
+    """A draw/stop Play page from its opening, played as a student would (:data:`SCRIPT`:
+    draws, stops, the coach's modes, a rule option changed, a new game): the opening's
+    headline and chart bars against the references above, then after every action the panel's
+    numbers against ``pushluck odds`` for the position the page states, and (Pig, Captain
+    Seven) the win gauge against the command's chance to win.  ``tests/test_browser_pages.py``
+    runs it in its one visit of each Play page."""
+    page.wait_for_selector(".pushluck-table .pushluck-action", timeout=PAGE_TIMEOUT_MS)
     page.wait_for_selector(".pushluck-numbers-hook", state="attached", timeout=PAGE_TIMEOUT_MS)
     check_opening_as_a_student_sees_it(page, notebook)
     checked = [check_numbers(page)]
@@ -847,11 +853,10 @@ def test_play_page_numbers_match_the_command_after_every_action(server, browser,
         f"{notebook}: never a position with cards")
     if notebook in GAUGE_PAGES:  # the exact whole-game "chance to win from here" gauge
         assert len(gauges) >= 3, f"{notebook}: the gauge was checked {len(gauges)} times"
-    assert_clean(page, watch, notebook)
-    page.close()
 
 
-# Every lesson page's own rendering (charts with data, no console error, no widget error text),
-# its hidden answers, its numbers (Lesson 1's count among them), the plotly bundle Lesson 6 loads,
-# its layout, projector fit and accessibility are checked by test_browser_pages.py (with
-# lesson_checks.py), in one visit per page.
+# Every Play page's numbers (play_and_check_numbers) and every lesson page's own rendering
+# (charts with data, no console error, no widget error text), its hidden answers, its numbers
+# (Lesson 1's count among them) and the plotly bundle Lesson 6 loads, with every page's layout,
+# projector fit and accessibility, are checked by test_browser_pages.py (with lesson_checks.py),
+# in one visit per page.

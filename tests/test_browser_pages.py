@@ -13,10 +13,13 @@ page is opened with ``?projector`` in its address (the mode a teacher links to),
    nothing else clicked; then on again;
 3. in projector mode: the page's key numbers after its clicks inside the first screen
    (:func:`page_checks.check_projector_fit`);
-4. the page walked as a student would: a game played a few turns, the lab's tabs opened
-   (``axe_core.walk``); a lesson, in normal mode, has each question answered wrong, its answer
-   shown and every accepted form marked right, then its numbers compared with independent
-   sources (:func:`lesson_checks.review_lesson`, :func:`lesson_checks.check_lesson_numbers`);
+4. the page walked as a student would: Lost Cities' turn played, the lab's tabs opened
+   (``axe_core.walk``); in normal mode, a draw/stop Play page played through with its numbers
+   checked after every action (``test_browser.play_and_check_numbers``: the opening against
+   hand counts and the tests' own solvers, every position against ``pushluck odds``), and a
+   lesson's questions each answered wrong, its answer shown and every accepted form marked
+   right, then its numbers compared with independent sources
+   (:func:`lesson_checks.review_lesson`, :func:`lesson_checks.check_lesson_numbers`);
 5. axe-core (pinned, from npm: ``tests/axe_core.py``) in both modes: it fails on any serious
    or critical violation, any ``region`` or ``heading-order`` finding, and any chart without a
    labelled number table.  Each page's findings are written to ``test-artifacts/axe/``; a page
@@ -49,7 +52,7 @@ from page_checks import (
     switch_projector,
 )
 from page_checks import KEYS as PROJECTOR_KEYS
-from test_browser import AppServer
+from test_browser import AppServer, play_and_check_numbers
 
 pytestmark = pytest.mark.browser
 
@@ -95,11 +98,14 @@ def test_page_layout_projector_fit_and_accessibility(app, browser, questions, no
         switch_projector(page, on=True)
         where = f"{notebook} (projector mode)"
         check_projector_fit(page, watch, notebook)
-        if notebook.startswith("Lesson_"):  # answered as a student would, in normal mode
-            switch_projector(page, on=False)
+        if notebook.startswith("Lesson_") or notebook in PLAY_PAGES:
+            switch_projector(page, on=False)  # played or answered as a student would
             where = f"{notebook} (normal mode)"
-            review_lesson(page, notebook, questions[notebook])
-            check_lesson_numbers(page, notebook, watch.requests)
+            if notebook in PLAY_PAGES:
+                play_and_check_numbers(page, notebook)
+            else:
+                review_lesson(page, notebook, questions[notebook])
+                check_lesson_numbers(page, notebook, watch.requests)
             found = {"normal": audit(page)}
             switch_projector(page, on=True)
             found["projector"] = audit(page)
