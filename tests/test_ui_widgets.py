@@ -481,6 +481,15 @@ def test_win_chance_gauge_follows_the_exact_whole_game_solution() -> None:
     expected = captain_seven_win_probability(seven.engine.variant, 0, 0)
     assert seven.gauge.probability == pytest.approx(expected, abs=1e-12)
     assert "chance to win from here" in seven.gauge.value
+    # while it is worked out the gauge says so, marked as not final (readers and page checks
+    # wait for the mark to go); the number comes without it
+    shown: list[str] = []
+    seven.gauge.observe(lambda change: shown.append(change["new"]), "value")
+    seven.act("draw")
+    seven.gauge.wait()
+    working = [value for value in shown if "computing…" in value]
+    assert working and all("pushluck-pending" in value for value in working), shown
+    assert "%" in shown[-1] and "pushluck-pending" not in shown[-1], shown[-1]
 
     lands = GameTable("lands-uncharted", seats=("human", "optimal"), seed=1)
     lands.gauge.wait()

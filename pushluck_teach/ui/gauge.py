@@ -61,7 +61,8 @@ class WinChanceGauge(widgets.HTML):
             return
         label = f"{who}: chance to win from here"
         note = gauge_note(engine.game)
-        self.value = f"<div class='pushluck-win-gauge'>{escape(label)}: computing…</div>"
+        self.value = (f"<div class='pushluck-win-gauge pushluck-pending'>{escape(label)}: "
+                      "computing…</div>")
         self._task.submit(task, lambda done: self._done(done, label, note))
 
     def _done(self, done: Future[float], label: str, note: str) -> None:
