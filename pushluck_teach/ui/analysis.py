@@ -112,6 +112,11 @@ class PositionNumbers:
     #: the decision outside the turn model these numbers compare (a king window), if any
     window: OutsideWindow | None = None
 
+    @property
+    def computing(self) -> bool:
+        """The expected values are still being worked out (``pending`` is not a refusal)."""
+        return self.pending == COMPUTING_NOTE
+
 
 def _default_label(action: str) -> str:
     return {DRAW: "Draw", STOP: "Stop"}.get(action, action)
@@ -619,7 +624,7 @@ class AnalysisPanel(widgets.VBox):
         if numbers.pending:
             F.update_choice(self.fig_choice, (), None, "Value of the choice")
             # only numbers still being worked out are marked so (a refusal is final)
-            marks = " pushluck-pending" if numbers.pending == COMPUTING_NOTE else ""
+            marks = " pushluck-pending" if numbers.computing else ""
             self.text_choice.value = (f"<div class='pushluck-numbers{marks}'>"
                                       f"{escape(numbers.pending)}</div>")
             self._publish(self.fig_choice)
@@ -976,7 +981,7 @@ class AnalysisPanel(widgets.VBox):
             if window is not None:
                 lead = self._window_lead(numbers)
                 if numbers.guide:
-                    when = " for now" if numbers.pending == COMPUTING_NOTE else ""
+                    when = " for now" if numbers.computing else ""
                     return (f"<div class='pushluck-headline'>{lead} "
                             f"{escape(numbers.pending)} Recommended{when} by a quick guide "
                             f"(what each choice leaves {escape(window.owner)}'s turn worth if "
@@ -988,7 +993,7 @@ class AnalysisPanel(widgets.VBox):
                 lead += f" Chance that the next draw busts: {p_bust_span(numbers.p_bust)}."
             guide = ""
             if numbers.guide:
-                when = " for now" if numbers.pending == COMPUTING_NOTE else ""
+                when = " for now" if numbers.computing else ""
                 guide = (f" Recommended{when} by a quick guide (stopping now against one more "
                          "card and then stopping): "
                          f"<strong>{escape(self._label(numbers.guide))}</strong>.")
